@@ -1,0 +1,122 @@
+"""One error type for every layer: YAML, schema, grammar, checker, runtime, decisions."""
+from __future__ import annotations
+
+import difflib
+import functools
+from dataclasses import dataclass, field
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Source:
+    """Text handed to the parser, and where it sits in a file.
+
+    Rule text embedded in a YAML field starts at (line_offset, col_offset) of its file;
+    block scalars shift every line by col_offset, plain scalars only the first.
+    """
+
+    path: str
+    text: str
+    file_text: str | None = None
+    line_offset: int = 0
+    col_offset: int = 0
+    block: bool = True
+
+    def locate(self, line: int, col: int) -> tuple[int, int]:
+        """Map a 1-based (line, col) in `text` to a 1-based position in the file."""
+        if line == 1 or self.block:
+            return line + self.line_offset, col + self.col_offset
+        return line + self.line_offset, col
+
+    def file_line(self, line: int) -> str:
+        lines = _lines(self.file_text if self.file_text is not None else self.text)
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(text.splitlines())
+
+
+@dataclass(frozen=True)
+class Span:
+    path: str
+    line: int
+    col: int
+    end_col: int = 0
+    text: str = ""  # the offending source line, kept so rendering never reopens files
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+def span_in(source: Source, line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+    fl, fc = source.locate(line, col)
+    fe = fc + 1
+    if end_line == line and end_col is not None:
+        fe = source.locate(end_line, end_col)[1]
+    return Span(source.path, fl, fc, max(fe, fc + 1), source.file_line(fl))
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    severity: str = "error"
+
+    def render(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        out = [f"{where}{self.severity}[{self.code}]: {self.message}"]
+        if self.span and self.span.text:
+            number = str(self.span.line)
+            pad = " " * len(number)
+            out.append(f" {number} | {self.span.text.rstrip()}")
+            width = max(1, min(self.span.end_col, len(self.span.text) + 1) - self.span.col)
+            out.append(f" {pad} | {' ' * (self.span.col - 1)}{'^' * width}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        data: dict = {"code": self.code, "message": self.message, "severity": self.severity}
+        if self.span:
+            data.update(file=self.span.path, line=self.span.line, col=self.span.col)
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+class DiagnosticError(Exception):
+    """Raised when work cannot go on; carries every diagnostic found so far."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.render() for d in self.diagnostics))
+
+
+@dataclass
+class Report:
+    """Collects diagnostics so that one run reports all of them, not just the first."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, hint))
+
+    def add(self, items: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(items)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def raise_if_errors(self) -> None:
+        if not self.ok:
+            raise DiagnosticError(self.diagnostics)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

@@ -1,0 +1,206 @@
+"""A game folder to checked content: manifest, records, rule modules, all diagnostics in one pass."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dsl import ast
+from dsl.checker import Checker
+from dsl.diagnostics import DiagnosticError, Report, Span, did_you_mean
+from dsl.parser import parse_module
+from dsl.schema_check import load_schema, validate
+from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
+from dsl.yaml_records import YamlDoc, load_yaml
+
+MANIFEST = "game.yaml"
+SCHEMA_LINE = "# yaml-language-server: $schema="
+
+
+@dataclass
+class Record:
+    data: dict
+    doc: YamlDoc
+    path: tuple  # where the record sits in its document
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    def span(self, key: str | None = None) -> Span:
+        return self.doc.span(self.path + ((key,) if key else ()))
+
+
+@dataclass
+class GameContent:
+    root: Path
+    manifest: dict
+    vocabulary: Vocabulary
+    records: list = field(default_factory=list)  # list[Record]
+    entity_ids: dict = field(default_factory=dict)  # entity id -> Record (copies get _1, _2, ...)
+    modules: list = field(default_factory=list)  # list[ast.Module]
+    checker: Checker | None = None
+    content_hash: str = ""
+    report: Report = field(default_factory=Report)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.get("id", self.root.name)
+
+
+def find_game_root(path: Path) -> Path | None:
+    path = path.resolve()
+    for candidate in [path, *path.parents]:
+        if (candidate / MANIFEST).is_file():
+            return candidate
+    return None
+
+
+def entity_ids_of(record: dict) -> list[str]:
+    copies = record.get("copies", 1)
+    rid = record["id"]
+    return [rid] if copies == 1 else [f"{rid}_{i}" for i in range(1, copies + 1)]
+
+
+def load_game(root: Path) -> GameContent:
+    """Load and check everything; never raises for content errors (they are in .report)."""
+    root = Path(root)
+    report = Report()
+    hasher = hashlib.sha256()
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        report.error("CONTENT-MISSING", f"{root} has no {MANIFEST}", Span(str(root), 1, 1))
+        return GameContent(root, {}, Vocabulary(), report=report)
+    doc = _read(manifest_path, report, hasher)
+    manifest = doc.data if isinstance(doc.data, dict) else {}
+    if doc.data is not None:
+        report.add(validate(doc, load_schema("game.schema.json")))
+    voc = build_vocabulary(doc, report)
+    content = GameContent(root, manifest, voc, report=report)
+    files = manifest.get("files") or {}
+    schema = {"type": "array", "items": record_schema(voc)}
+
+    for rel in _file_list(root, files.get("components"), report, doc, "components"):
+        cdoc = _read(root / rel, report, hasher)
+        if cdoc.data is None:
+            continue
+        report.add(validate(cdoc, schema))
+        if isinstance(cdoc.data, list):
+            for i, item in enumerate(cdoc.data):
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    content.records.append(Record(item, cdoc, (i,)))
+
+    _register_ids(content)
+    _check_record_refs(content)
+    for rec in content.records:
+        effect = rec.data.get("effect")
+        if isinstance(effect, str) and effect.strip():
+            try:
+                content.modules.append(parse_module(rec.doc.source_of(rec.path + ("effect",), effect), owner=rec.id))
+            except DiagnosticError as err:
+                report.add(err.diagnostics)
+    for rel in _file_list(root, files.get("rules"), report, doc, "rules"):
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        hasher.update(rel.encode() + b"\0" + text.encode())
+        try:
+            content.modules.append(parse_module(_source(path, text, root)))
+        except DiagnosticError as err:
+            report.add(err.diagnostics)
+
+    checker = Checker(voc, set(content.entity_ids), report)
+    checker.declare(content.modules)
+    checker.check_modules(content.modules)
+    content.checker = checker
+    start = manifest.get("start")
+    if start and start not in checker.signatures:
+        report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
+                     did_you_mean(start, checker.signatures))
+    score = manifest.get("score")
+    if score and (score not in voc.variables or voc.variables[score].scope != "player"):
+        report.error("REF-UNDEF", f"the score '{score}' is not a player variable", doc.span(("score",)),
+                     did_you_mean(score, voc.variables))
+    content.content_hash = hasher.hexdigest()[:16]
+    return content
+
+
+def _source(path: Path, text: str, root: Path):
+    from dsl.diagnostics import Source
+    return Source(_display(path), text, text)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _read(path: Path, report: Report, hasher) -> YamlDoc:
+    text = path.read_text(encoding="utf-8")
+    hasher.update(path.name.encode() + b"\0" + text.encode())
+    doc, problems = load_yaml(_display(path), text)
+    report.add(problems)
+    return doc
+
+
+def _file_list(root: Path, entries, report: Report, doc: YamlDoc, key: str) -> list[str]:
+    out = []
+    for i, rel in enumerate(entries or []):
+        matches = sorted(p.relative_to(root).as_posix() for p in root.glob(rel)) if any(c in rel for c in "*?[") else [rel]
+        for m in matches:
+            if (root / m).is_file():
+                out.append(m)
+            else:
+                report.error("CONTENT-MISSING", f"the file '{m}' listed in {key} does not exist", doc.span(("files", key, i)))
+    return out
+
+
+def _register_ids(content: GameContent) -> None:
+    for rec in content.records:
+        for eid in entity_ids_of(rec.data):
+            if eid in content.entity_ids:
+                other = content.entity_ids[eid]
+                content.report.error("REF-DUP", f"the id '{eid}' is used twice", rec.span("id"), f"the first is at {other.span('id')}")
+                continue
+            content.entity_ids[eid] = rec
+
+
+def _check_record_refs(content: GameContent) -> None:
+    """Attributes typed as entities must name existing records."""
+    voc = content.vocabulary
+    for rec in content.records:
+        for key, value in rec.data.items():
+            t = voc.attribute_type(key)
+            if t not in ("entity", "list[entity]"):
+                continue
+            values = value if isinstance(value, list) else [value]
+            for i, v in enumerate(values):
+                if isinstance(v, str) and v not in content.entity_ids:
+                    path = (key, i) if isinstance(value, list) else (key,)
+                    content.report.error("REF-UNDEF", f"'{v}' names no record", rec.doc.span(rec.path + path),
+                                         did_you_mean(v, content.entity_ids))
+
+
+def ensure_loaded(root: Path) -> GameContent:
+    content = load_game(root)
+    content.report.raise_if_errors()
+    return content
+
+
+def all_decls(modules: list):
+    """Every declaration, including those nested in `until` blocks, with the module owning it."""
+    for module in modules:
+        for decl in module.decls:
+            yield module, decl
+            yield from ((module, d) for d in _nested(decl))
+
+
+def _nested(node):
+    for child in ast.children(node) if isinstance(node, ast.Node) else []:
+        if isinstance(child, ast.Until):
+            for d in child.decls:
+                yield d
+                yield from _nested(d)
+        else:
+            yield from _nested(child)

@@ -1,0 +1,437 @@
+"""Text to AST: the Lark LALR parser and a Transformer that builds dsl.ast dataclasses."""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import DedentError, Indenter
+
+from dsl import ast
+from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+
+class RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+def build_parser(strict: bool = False) -> Lark:
+    return Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        postlex=RulesIndenter(),
+        start=["start", "expr_only"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        strict=strict,
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return build_parser()
+
+
+class ParseFailure(Exception):
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+
+
+_INTERPOLATION = re.compile(r"\{([^{}]*)\}")
+
+
+@v_args(meta=True, inline=True)
+class ToAst(Transformer):
+    """Builds AST nodes; spans are mapped to file positions through the Source."""
+
+    def __init__(self, source: Source):
+        super().__init__()
+        self.source = source
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return span_in(self.source, 1, 1)
+        return span_in(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return span_in(self.source, tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _fail(self, span: Span, message: str, hint: str | None = None):
+        raise ParseFailure(Diagnostic("DSL-SYNTAX", message, span, hint))
+
+    # -------------------------------------------------------------- structure
+    def start(self, meta, *decls):
+        return list(decls)
+
+    def expr_only(self, meta, expr):
+        return expr
+
+    def block(self, meta, *stmts):
+        return list(stmts)
+
+    def params(self, meta, *ps):
+        return list(ps)
+
+    def param(self, meta, name, type_name):
+        return ast.Param(self._span(meta), str(name), type_name)
+
+    def type_name(self, meta, name, inner):
+        return f"{name}[{inner}]" if inner else str(name)
+
+    def names(self, meta, *names):
+        return [str(n) for n in names]
+
+    def if_clause(self, meta, expr):
+        return expr
+
+    def as_clause(self, meta, name):
+        return str(name)
+
+    def where_clause(self, meta, expr):
+        return expr
+
+    def by_clause(self, meta, expr):
+        return expr
+
+    # -------------------------------------------------------------- declarations
+    def procedure(self, meta, name, params, body):
+        return ast.Procedure(self._span(meta), str(name), params or [], body)
+
+    def event_decl(self, meta, name, params):
+        return ast.EventDecl(self._span(meta), str(name), params or [])
+
+    def function_decl(self, meta, name, params, expr):
+        return ast.Function(self._span(meta), str(name), params or [], expr)
+
+    def trigger(self, meta, event, pattern, cond, timing, body):
+        return ast.Trigger(self._span(meta), str(event), pattern or [], cond, timing, body)
+
+    def replacement(self, meta, event, pattern, cond, timing, body):
+        return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body)
+
+    def modifier(self, meta, func, pattern, cond, timing, expr):
+        return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
+
+    # -------------------------------------------------------------- statements
+    def let_stmt(self, meta, name, value):
+        return ast.Let(self._span(meta), str(name), value)
+
+    def assign_op(self, meta, tok):
+        return str(tok)
+
+    def expr_stmt(self, meta, target, op, value):
+        span = self._span(meta)
+        if op is None:
+            if not isinstance(target, (ast.Call, ast.Method)):
+                self._fail(span, "this line does nothing: expected a statement or a procedure call")
+            return ast.CallStmt(span, target)
+        if not isinstance(target, (ast.Name, ast.Attr, ast.Index)):
+            self._fail(span, "cannot assign to this expression", "assign to a name, an attribute (x.y) or an entry (m[k])")
+        return ast.Assign(span, target, op, value)
+
+    def move_stmt(self, meta, what, dest, place, facing):
+        return ast.Move(self._span(meta), what, dest, place == "top", facing)
+
+    def place(self, meta, word):
+        return word
+
+    def place_word(self, meta, tok):
+        return str(tok)
+
+    def facing(self, meta, word):
+        return word
+
+    def face_word(self, meta, tok):
+        return str(tok)
+
+    def shuffle_stmt(self, meta, zone):
+        return ast.Shuffle(self._span(meta), zone)
+
+    def log_stmt(self, meta, to, tok):
+        return ast.Log(self._span(meta), self._string(tok), to)
+
+    def return_stmt(self, meta, value):
+        return ast.Return(self._span(meta), value)
+
+    def win_stmt(self, meta, who):
+        return ast.Win(self._span(meta), who)
+
+    def reveal_stmt(self, meta, what):
+        return ast.Reveal(self._span(meta), what)
+
+    def pass_stmt(self, meta):
+        return ast.Pass(self._span(meta))
+
+    def exactly(self, meta, tok):
+        return ("exactly", ast.Num(self._tok_span(tok), int(tok)))
+
+    def up_to(self, meta, expr):
+        return ("up_to", expr)
+
+    def at_least(self, meta, expr):
+        return ("at_least", expr)
+
+    def choose_stmt(self, meta, qty, name, coll, cond, by):
+        kind, amount = qty if qty else (None, None)
+        return ast.Choose(self._span(meta), str(name), coll, cond, by, kind, amount)
+
+    def choose_order_stmt(self, meta, coll, name, by):
+        return ast.ChooseOrder(self._span(meta), coll, str(name), by)
+
+    def menu_stmt(self, meta, by, *rest):
+        *options, otherwise = rest
+        return ast.Menu(self._span(meta), by, list(options), otherwise)
+
+    def option(self, meta, name, params, *rest):
+        *bindings, cond, body = rest
+        return ast.Option(self._span(meta), str(name), params or [], [b for b in bindings if b is not None], cond, body)
+
+    def binding(self, meta, name, coll, cond):
+        return ast.Binding(self._span(meta), str(name), coll, cond)
+
+    def otherwise(self, meta, body):
+        return body
+
+    def if_stmt(self, meta, cond, body, *rest):
+        *elifs, other = rest
+        return ast.If(self._span(meta), [(cond, body)] + list(elifs), other)
+
+    def elif_part(self, meta, cond, body):
+        return (cond, body)
+
+    def else_part(self, meta, body):
+        return body
+
+    def for_stmt(self, meta, name, coll, cond, body):
+        return ast.For(self._span(meta), str(name), coll, cond, body)
+
+    def while_stmt(self, meta, cond, body):
+        return ast.While(self._span(meta), cond, body)
+
+    def repeat_stmt(self, meta, count, body):
+        return ast.Repeat(self._span(meta), count, body)
+
+    def secretly_stmt(self, meta, name, coll, body):
+        return ast.Secretly(self._span(meta), str(name), coll, body)
+
+    def until_stmt(self, meta, event, *decls):
+        return ast.Until(self._span(meta), str(event), list(decls))
+
+    # -------------------------------------------------------------- expressions
+    def if_expr(self, meta, cond, then, other):
+        return ast.IfExpr(self._span(meta), cond, then, other)
+
+    def or_expr(self, meta, left, right):
+        return ast.Binary(self._span(meta), "or", left, right)
+
+    def and_expr(self, meta, left, right):
+        return ast.Binary(self._span(meta), "and", left, right)
+
+    def not_expr(self, meta, operand):
+        return ast.Unary(self._span(meta), "not", operand)
+
+    def comp_op(self, meta, tok):
+        return str(tok)
+
+    def add_op(self, meta, tok):
+        return str(tok)
+
+    def mul_op(self, meta, tok):
+        return str(tok)
+
+    def compare(self, meta, left, op, right):
+        return ast.Binary(self._span(meta), op, left, right)
+
+    def in_expr(self, meta, left, right):
+        return ast.Binary(self._span(meta), "in", left, right)
+
+    def not_in_expr(self, meta, left, right):
+        return ast.Binary(self._span(meta), "notin", left, right)
+
+    def range_expr(self, meta, low, high):
+        return ast.Range(self._span(meta), low, high)
+
+    def arith(self, meta, left, op, right):
+        return ast.Binary(self._span(meta), op, left, right)
+
+    def neg(self, meta, operand):
+        return ast.Unary(self._span(meta), "-", operand)
+
+    def of(self, meta, name, arg):
+        return ast.Of(self._span(meta), str(name), arg)
+
+    def attr(self, meta, obj, name):
+        return ast.Attr(self._span(meta), obj, str(name))
+
+    def method(self, meta, obj, name, args):
+        return ast.Method(self._span(meta), obj, str(name), args or [])
+
+    def index(self, meta, obj, key):
+        return ast.Index(self._span(meta), obj, key)
+
+    def number(self, meta, tok):
+        return ast.Num(self._span(meta), int(tok))
+
+    def string(self, meta, tok):
+        return self._string(tok)
+
+    def true(self, meta):
+        return ast.Const(self._span(meta), True)
+
+    def false(self, meta):
+        return ast.Const(self._span(meta), False)
+
+    def none(self, meta):
+        return ast.Const(self._span(meta), None)
+
+    def name(self, meta, tok):
+        return ast.Name(self._span(meta), str(tok))
+
+    def entity(self, meta, tok):
+        return ast.EntityRef(self._span(meta), str(tok))
+
+    def call(self, meta, func, args):
+        return ast.Call(self._span(meta), str(func), args or [])
+
+    def args(self, meta, *items):
+        return list(items)
+
+    def _membership(self, span: Span, expr, form: str) -> tuple[str, object]:
+        if isinstance(expr, ast.Binary) and expr.op == "in" and isinstance(expr.left, ast.Name):
+            return expr.left.id, expr.right
+        self._fail(span, f"expected 'NAME in COLLECTION' before '{form}'", "for example: count(c in hand of p where c.strength > 2)")
+
+    def call_where(self, meta, func, expr, cond):
+        span = self._span(meta)
+        var, coll = self._membership(span, expr, "where")
+        return ast.Query(span, str(func), var, coll, cond)
+
+    def call_for(self, meta, func, value, var, coll, cond):
+        return ast.Query(self._span(meta), str(func), str(var), coll, cond, value)
+
+    def call_by(self, meta, func, expr, cond, *keys):
+        span = self._span(meta)
+        var, coll = self._membership(span, expr, "by")
+        return ast.Query(span, str(func), var, coll, cond, None, list(keys))
+
+    def sort_key(self, meta, expr, direction):
+        return ast.SortKey(self._span(meta), expr, direction == "descending")
+
+    def direction(self, meta, tok):
+        return str(tok)
+
+    def list(self, meta, args):
+        return ast.ListLit(self._span(meta), args or [])
+
+    def list_where(self, meta, expr, cond):
+        span = self._span(meta)
+        var, coll = self._membership(span, expr, "where")
+        return ast.Query(span, "list", var, coll, cond)
+
+    def list_for(self, meta, value, var, coll, cond):
+        return ast.Query(self._span(meta), "list", str(var), coll, cond, value)
+
+    def empty_map(self, meta):
+        return ast.MapLit(self._span(meta))
+
+    # -------------------------------------------------------------- strings
+    def _string(self, tok: Token) -> ast.Str:
+        span = self._tok_span(tok)
+        raw = re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), str(tok)[1:-1])
+        parts: list = []
+        pos = 0
+        for m in _INTERPOLATION.finditer(raw):
+            if m.start() > pos:
+                parts.append(raw[pos:m.start()])
+            inner = Source(self.source.path, m.group(1), self.source.file_text,
+                           span.line - 1, span.col + m.start(1), block=False)
+            parts.append(parse_expression(inner))
+            pos = m.end()
+        if pos < len(raw):
+            parts.append(raw[pos:])
+        return ast.Str(span, parts)
+
+
+_EXPECTED_WORDS = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
+    "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "$END": "end of text",
+    "LBRACE": "'{'", "RBRACE": "'}'", "MINUS": "'-'", "AT": "'@'", "DOT": "'.'",
+}
+
+
+def _syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    if line < 1:
+        line, col = max(1, source.text.count("\n")), 1
+    span = span_in(source, line, col)
+    if isinstance(err, UnexpectedCharacters):
+        return Diagnostic("DSL-SYNTAX", f"unexpected character {err.char!r}", span)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "_INDENT":
+            line += 1
+            text_line = source.text.splitlines()[line - 1] if line <= len(source.text.splitlines()) else ""
+            span = span_in(source, line, len(text_line) - len(text_line.lstrip()) + 1)
+            return Diagnostic("DSL-INDENT", "unexpected indentation", span, "indent only after a line ending with ':'")
+        expected = sorted(_EXPECTED_WORDS.get(t, repr(t.lower()) if t.isupper() and not t.startswith("__") else t)
+                          for t in err.expected if not t.startswith("__ANON"))
+        found = "end of line" if tok.type == "_NL" else ("end of block" if tok.type == "_DEDENT" else repr(str(tok)))
+        hint = f"expected {', '.join(expected[:6])}" if expected else None
+        return Diagnostic("DSL-SYNTAX", f"unexpected {found}", span, hint)
+    if isinstance(err, UnexpectedEOF):
+        return Diagnostic("DSL-SYNTAX", "unexpected end of text", span)
+    return Diagnostic("DSL-SYNTAX", str(err).splitlines()[0], span)
+
+
+def _run(source: Source, start: str):
+    text = source.text if source.text.endswith("\n") else source.text + "\n"
+    try:
+        tree = _parser().parse(text, start=start)
+        return ToAst(source).transform(tree)
+    except UnexpectedInput as err:
+        raise DiagnosticError([_syntax_diagnostic(source, err)]) from None
+    except DedentError:
+        return _indent_failure(source)
+    except VisitError as err:
+        if isinstance(err.orig_exc, ParseFailure):
+            raise DiagnosticError([err.orig_exc.diagnostic]) from None
+        if isinstance(err.orig_exc, DiagnosticError):
+            raise err.orig_exc from None
+        raise
+
+
+def _indent_failure(source: Source):
+    # Lark reports a bad dedent without a position; find the first line that lands between levels.
+    levels = [0]
+    for number, line in enumerate(source.text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        width = len(line) - len(line.lstrip())
+        if width > levels[-1]:
+            levels.append(width)
+        else:
+            while width < levels[-1]:
+                levels.pop()
+            if width != levels[-1]:
+                raise DiagnosticError([Diagnostic("DSL-INDENT", "this line's indentation matches no outer block",
+                                                  span_in(source, number, width + 1), "line it up with an enclosing block")])
+    raise DiagnosticError([Diagnostic("DSL-INDENT", "inconsistent indentation", span_in(source, 1, 1))])
+
+
+def parse_module(source: Source, owner: str | None = None) -> ast.Module:
+    return ast.Module(source.path, _run(source, "start"), owner)
+
+
+def parse_expression(source: Source):
+    return _run(source, "expr_only")

@@ -1,0 +1,185 @@
+"""The names a game's rule text may use, as declared in its manifest."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl.diagnostics import Report, did_you_mean
+from dsl.yaml_records import YamlDoc
+
+BASE_TYPES = {"number", "bool", "text", "player", "entity", "any"}
+RECORD_FIELDS = {"id": "text", "kind": "kind", "name": "text", "text": "text", "effect": "text", "source": "text", "copies": "number"}
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    name: str
+    scope: str  # game | player | entity
+    visibility: str  # public | owner | hidden
+
+
+@dataclass(frozen=True)
+class VarDef:
+    name: str
+    scope: str  # game | player | entity
+    type: str
+    initial: object = None
+
+
+@dataclass(frozen=True)
+class KindDef:
+    name: str
+    starts_in: str
+    active_in: tuple = ()
+    required: tuple = ()
+
+
+@dataclass(frozen=True)
+class CardFunctionDef:
+    name: str
+    params: tuple  # ((name, type), ...)
+    returns: str
+
+
+@dataclass
+class Priority:
+    timings: list = field(default_factory=lambda: ["normal"])
+    order: list = field(default_factory=lambda: ["timing", "source", "kind", "player"])
+    source: list = field(default_factory=lambda: ["card", "rules"])
+    kinds: list = field(default_factory=list)
+    player_from: str | None = None
+    ties: str = "seat"
+
+
+@dataclass
+class Vocabulary:
+    enums: dict = field(default_factory=dict)  # enum name -> [values]
+    enum_of: dict = field(default_factory=dict)  # value -> enum name
+    attributes: dict = field(default_factory=dict)  # attribute -> type
+    kinds: dict = field(default_factory=dict)  # kind -> KindDef
+    zones: dict = field(default_factory=dict)  # zone -> ZoneDef
+    variables: dict = field(default_factory=dict)  # variable -> VarDef
+    card_functions: dict = field(default_factory=dict)
+    priority: Priority = field(default_factory=Priority)
+    variants: dict = field(default_factory=dict)
+
+    def type_ok(self, t: str) -> bool:
+        if t.startswith("list[") and t.endswith("]"):
+            return self.type_ok(t[5:-1])
+        return t in BASE_TYPES or t in self.enums or t == "kind"
+
+    def attribute_type(self, name: str) -> str | None:
+        if name in RECORD_FIELDS:
+            return RECORD_FIELDS[name]
+        return self.attributes.get(name)
+
+
+def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
+    """Read the manifest's vocabulary and priority sections; report inconsistencies."""
+    manifest = doc.data if isinstance(doc.data, dict) else {}
+    raw = manifest.get("vocabulary") or {}
+    voc = Vocabulary()
+    voc.variants = dict(manifest.get("variants") or {})
+    for enum, values in (raw.get("enums") or {}).items():
+        voc.enums[enum] = list(values)
+        for v in values:
+            if v in voc.enum_of and voc.enum_of[v] != enum:
+                report.error("VOCAB-DUP", f"the value '{v}' belongs to two enums ('{voc.enum_of[v]}' and '{enum}')",
+                             doc.span(("vocabulary", "enums", enum)), "give each value one meaning")
+            voc.enum_of[v] = enum
+    kinds = raw.get("kinds") or {}
+    voc.enums["kind"] = list(kinds)
+    for k in kinds:
+        voc.enum_of.setdefault(k, "kind")
+    for name, t in (raw.get("attributes") or {}).items():
+        if name in RECORD_FIELDS:
+            report.error("VOCAB-DUP", f"'{name}' is a field of every record and cannot be redeclared",
+                         doc.span(("vocabulary", "attributes", name)))
+        voc.attributes[name] = t
+    for name, z in (raw.get("zones") or {}).items():
+        voc.zones[name] = ZoneDef(name, z.get("scope", "game"), z.get("visibility", "public"))
+    for name, v in (raw.get("variables") or {}).items():
+        voc.variables[name] = VarDef(name, v.get("scope", "game"), v.get("type", "any"), v.get("initial"))
+    for name, k in kinds.items():
+        voc.kinds[name] = KindDef(name, k.get("starts_in", ""), tuple(k.get("active_in") or ()), tuple(k.get("required") or ()))
+    for name, f in (raw.get("card_functions") or {}).items():
+        voc.card_functions[name] = CardFunctionDef(name, tuple((f.get("params") or {}).items()), f.get("returns", "any"))
+    pr = manifest.get("priority") or {}
+    voc.priority = Priority(
+        timings=list(pr.get("timings") or ["normal"]),
+        order=list(pr.get("order") or ["timing", "source", "kind", "player"]),
+        source=list(pr.get("source") or ["card", "rules"]),
+        kinds=list(pr.get("kinds") or []),
+        player_from=pr.get("player_from"),
+        ties=pr.get("ties", "seat"),
+    )
+    _check(voc, doc, report)
+    return voc
+
+
+def _check(voc: Vocabulary, doc: YamlDoc, report: Report) -> None:
+    where = ("vocabulary",)
+    for name, t in voc.attributes.items():
+        if not voc.type_ok(t):
+            report.error("VOCAB-TYPE", f"unknown type '{t}' for attribute '{name}'", doc.span(where + ("attributes", name)),
+                         did_you_mean(t, list(BASE_TYPES) + list(voc.enums)))
+    for name, v in voc.variables.items():
+        if not voc.type_ok(v.type):
+            report.error("VOCAB-TYPE", f"unknown type '{v.type}' for variable '{name}'", doc.span(where + ("variables", name, "type")),
+                         did_you_mean(v.type, list(BASE_TYPES) + list(voc.enums)))
+        if name in voc.zones:
+            report.error("VOCAB-DUP", f"'{name}' is both a zone and a variable", doc.span(where + ("variables", name)))
+    for name, k in voc.kinds.items():
+        for z in (k.starts_in, *k.active_in):
+            if z not in voc.zones:
+                report.error("REF-UNDEF", f"unknown zone '{z}' in kind '{name}'", doc.span(where + ("kinds", name)),
+                             did_you_mean(z, voc.zones))
+        for a in k.required:
+            if voc.attribute_type(a) is None:
+                report.error("REF-UNDEF", f"unknown attribute '{a}' required by kind '{name}'", doc.span(where + ("kinds", name, "required")),
+                             did_you_mean(a, voc.attributes))
+    for k in voc.priority.kinds:
+        if k not in voc.kinds:
+            report.error("REF-UNDEF", f"unknown kind '{k}' in the priority policy", doc.span(("priority", "kinds")), did_you_mean(k, voc.kinds))
+    if voc.priority.player_from and voc.priority.player_from not in voc.variables:
+        report.error("REF-UNDEF", f"unknown variable '{voc.priority.player_from}' in the priority policy", doc.span(("priority", "player_from")),
+                     did_you_mean(voc.priority.player_from, voc.variables))
+
+
+def record_schema(voc: Vocabulary) -> dict:
+    """The JSON Schema of one component record of this game, derived from its vocabulary."""
+    props: dict = {
+        "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+        "kind": {"enum": sorted(voc.kinds)},
+        "name": {"type": "string"},
+        "copies": {"type": "integer", "minimum": 1},
+        "text": {"type": "string"},
+        "effect": {"type": "string"},
+        "source": {"type": "string", "minLength": 1},
+    }
+    for name, t in voc.attributes.items():
+        props[name] = type_schema(voc, t)
+    schema: dict = {
+        "type": "object",
+        "required": ["id", "kind", "source"],
+        "properties": props,
+        "additionalProperties": False,
+    }
+    rules = [{"if": {"properties": {"kind": {"const": k.name}}, "required": ["kind"]}, "then": {"required": list(k.required)}}
+             for k in voc.kinds.values() if k.required]
+    if rules:
+        schema["allOf"] = rules
+    return schema
+
+
+def type_schema(voc: Vocabulary, t: str) -> dict:
+    if t.startswith("list["):
+        return {"type": "array", "items": type_schema(voc, t[5:-1])}
+    if t in voc.enums:
+        return {"enum": voc.enums[t]}
+    return {
+        "number": {"type": "integer"},
+        "bool": {"type": "boolean"},
+        "text": {"type": "string"},
+        "player": {"type": "integer", "minimum": 0},
+        "entity": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
+    }.get(t, {})

@@ -1,0 +1,80 @@
+"""Agents answer Decisions. They all use the same path: a decision, the player's view, an answer."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from interpreter.decisions import Decision, player_label
+
+
+class RandomAgent:
+    """Uniform over the legal options, from its own seeded RNG."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def decide(self, decision: Decision, view) -> int:
+        return self.rng.randrange(len(decision.values))
+
+
+class ScriptedAgent:
+    """Answers from a list of labels (or indices), as scenario tests and replays do."""
+
+    def __init__(self, answers: list):
+        self.answers = list(answers)
+        self.position = 0
+
+    def decide(self, decision: Decision, view):
+        if self.position >= len(self.answers):
+            raise ScriptExhausted(decision)
+        answer = self.answers[self.position]
+        self.position += 1
+        return answer
+
+
+class ScriptExhausted(Exception):
+    def __init__(self, decision: Decision):
+        self.decision = decision
+        super().__init__(f"the script has no answer left for {player_label(decision.player)}: {decision.prompt}")
+
+
+class HumanAgent:
+    """A person at the terminal: shows the player's own view and the legal options."""
+
+    def __init__(self, stdin=None, stdout=None):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+
+    def decide(self, decision: Decision, view) -> int:
+        out = self.stdout
+        out.write(f"\n--- {player_label(decision.player)}, your decision ---\n")
+        for name, items in view["zones"].items():
+            out.write(f"  {name}: {_show(items)}\n")
+        out.write(f"{decision.prompt}\n")
+        for i, label in enumerate(decision.labels):
+            out.write(f"  [{i}] {label}\n")
+        while True:
+            out.write("> ")
+            out.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise EOFError("no more input")
+            try:
+                return decision.index_of(int(line) if line.strip().isdigit() else line.strip())
+            except Exception:
+                out.write("not a legal option; type its number or its label\n")
+
+
+def _show(items) -> str:
+    if isinstance(items, dict):
+        return f"{items.get('count', 0)} hidden"
+    return json.dumps(items, ensure_ascii=False)
+
+
+def make_agent(kind: str, seat: int, seed: int):
+    if kind == "random":
+        return RandomAgent(seed * 7919 + seat + 1)
+    if kind == "human":
+        return HumanAgent()
+    raise ValueError(kind)

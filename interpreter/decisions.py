@@ -1,0 +1,79 @@
+"""The one decision interface: who decides, which options are legal, how they are labelled."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from interpreter.state import Entity, Zone
+
+
+def label_of(value) -> str:
+    if isinstance(value, Entity):
+        return value.id
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, Zone):
+        return value.key
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return " ".join(label_of(v) for v in value)
+    return str(value)
+
+
+def player_label(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+@dataclass
+class Decision:
+    """A question put to one player. Answer with the index of a legal option.
+
+    `values` are what the options stand for; `labels` are the stable texts that scripts,
+    logs and people use (an entity's id, a number, or an option's name and arguments).
+    """
+
+    player: int
+    prompt: str
+    values: list
+    kind: str = "choose"  # choose | menu | done-or-pick | order
+    secret: bool = False
+    _labels: list | None = field(default=None, repr=False)
+
+    @property
+    def labels(self) -> list:
+        if self._labels is None:
+            self._labels = [label_of(v) for v in self.values]
+        return self._labels
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def index_of(self, answer) -> int:
+        """Turn an answer (index, label or unique label prefix) into an index, or raise IllegalDecision."""
+        if isinstance(answer, bool):
+            raise IllegalDecision(self, answer)
+        if isinstance(answer, int):
+            if 0 <= answer < len(self.values):
+                return answer
+            raise IllegalDecision(self, answer)
+        text = str(answer).strip()
+        labels = self.labels
+        if text in labels:
+            return labels.index(text)
+        matches = [i for i, lab in enumerate(labels) if lab.startswith(text)]
+        if len(matches) == 1:
+            return matches[0]
+        raise IllegalDecision(self, answer)
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "secret": self.secret, "options": self.labels}
+
+
+class IllegalDecision(Exception):
+    def __init__(self, decision: Decision, answer):
+        self.decision = decision
+        self.answer = answer
+        shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
+        super().__init__(f"{answer!r} is not a legal answer to '{decision.prompt}' for {player_label(decision.player)}; legal: {shown}")

@@ -1,0 +1,124 @@
+"""Which triggers, replacements and modifiers apply to an event, and in what order.
+
+The order is the game's priority policy, read from its manifest: timing class, then
+card text over rules text, then the card kinds in the order listed, then players
+clockwise from a player the game names, then declaration order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interpreter.compiler import Env, Hook
+from interpreter.state import holder
+
+
+@dataclass
+class Temporary:
+    """Abilities that last until an event completes ("during this round", "until end of combat")."""
+
+    until: str
+    hooks: list
+    captured: dict
+
+
+@dataclass
+class Candidate:
+    hook: Hook
+    env: Env
+    key: tuple
+    controller: int | None
+    source: object  # the entity whose ability it is, or None for rules text
+
+
+class Resolver:
+    def __init__(self, rt):
+        self.rt = rt
+        game = rt.game
+        voc = game.content.vocabulary
+        self.policy = voc.priority
+        self.static = game.hooks
+        self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
+        self.temporaries: list[Temporary] = []
+        self.running: set = set()  # replacements in progress, so one never replaces itself
+
+    def has(self, kind: str, event: str) -> bool:
+        if event in self.static[kind]:
+            return True
+        return any(h.kind == kind and h.event == event for t in self.temporaries for h in t.hooks)
+
+    def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
+        rt = self.rt
+        found: list[Candidate] = []
+        for hook in self.static[kind].get(event, ()):
+            if hook.owner is None:
+                self._consider(hook, {}, args, None, found)
+                continue
+            for entity in rt.state.by_record.get(hook.owner, ()):
+                zone = entity.zone
+                if zone is not None and zone.name in self.active_in.get(entity.kind, ()):
+                    self._consider(hook, {"this": entity}, args, entity, found)
+        for temp in self.temporaries:
+            for hook in temp.hooks:
+                if hook.kind == kind and hook.event == event:
+                    self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
+        found.sort(key=lambda c: c.key)
+        return found
+
+    def _consider(self, hook: Hook, variables: dict, args: list, source, found: list) -> None:
+        for name, value in zip(hook.pattern, args):
+            if name == "_":
+                continue
+            if name == "this":
+                if value is not source:
+                    return
+                continue
+            variables[name] = value
+        env = Env(self.rt, variables)
+        if hook.cond is not None and not hook.cond(env):
+            return
+        controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
+        found.append(Candidate(hook, env, self._key(hook, source, controller), controller, source))
+
+    def _key(self, hook: Hook, source, controller) -> tuple:
+        p = self.policy
+        parts = []
+        for part in p.order:
+            if part == "timing":
+                t = hook.timing or ("normal" if "normal" in p.timings else p.timings[0])
+                parts.append(p.timings.index(t) if t in p.timings else len(p.timings))
+            elif part == "source":
+                s = "card" if source is not None else "rules"
+                parts.append(p.source.index(s) if s in p.source else len(p.source))
+            elif part == "kind":
+                k = source.kind if source is not None else None
+                parts.append(p.kinds.index(k) if k in p.kinds else len(p.kinds))
+            elif part == "player":
+                n = self.rt.state.players
+                start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+                parts.append(n if controller is None else (controller - (start or 0)) % n)
+        parts.append(hook.order)
+        parts.append(source.id if source is not None else "")
+        return tuple(parts)
+
+    def trace(self, kind: str, event: str, chosen: list[Candidate]) -> None:
+        if self.rt.trace is None or not chosen:
+            return
+        self.rt.trace.append({
+            "event": event,
+            "kind": kind,
+            "order": [{
+                "source": c.source.id if c.source is not None else "rules",
+                "controller": c.controller,
+                "timing": c.hook.timing or "normal",
+                "at": str(c.hook.span),
+                "key": list(c.key[:-2]),
+            } for c in chosen],
+        })
+
+    # ---------------------------------------------------------------- temporaries
+    def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
+        self.temporaries.append(Temporary(until, hooks, captured))
+
+    def expire(self, event: str) -> None:
+        if self.temporaries:
+            self.temporaries = [t for t in self.temporaries if t.until != event]

@@ -1,0 +1,216 @@
+"""Running a compiled game: procedures as generators that yield Decisions; a Session drives them.
+
+A Session is the embedding API: it holds the state, the pending decision with its legal
+options, and takes answers one at a time (refusing illegal ones without touching the state).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+from interpreter.compiler import CompiledGame, Env, GameOver, Ret
+from interpreter.decisions import Decision, IllegalDecision
+from interpreter.resolver import Resolver
+from interpreter.state import Entity, State, Zone, holder
+from interpreter import builtins
+
+
+@dataclass
+class Result:
+    winners: list
+    scores: list
+    decisions: int
+
+
+def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State:
+    """Every component in its starting zone, every variable at its initial value."""
+    content = game.content
+    voc = content.vocabulary
+    state = State(voc, players, seed, tuple(variants))
+    entity_attrs = [name for name, t in voc.attributes.items() if t in ("entity", "list[entity]")]
+    for eid, rec in content.entity_ids.items():
+        state.add_entity(eid, rec.id, rec.data)
+    if entity_attrs:
+        converted = {}
+        for e in state.entities.values():
+            attrs = converted.get(e.record_id)
+            if attrs is None:
+                attrs = dict(e.attrs)
+                for name in entity_attrs:
+                    v = attrs.get(name)
+                    if isinstance(v, list):
+                        attrs[name] = [state.entities[x] for x in v]
+                    elif isinstance(v, str):
+                        attrs[name] = state.entities[v]
+                converted[e.record_id] = attrs
+            e.attrs = attrs
+    for e in state.entities.values():
+        state.place(e, state.zone(voc.kinds[e.kind].starts_in))
+    return state
+
+
+class Runtime:
+    """What compiled code sees as `env.rt`: the state plus the machinery around it."""
+
+    def __init__(self, game: CompiledGame, state: State, account=None, trace: list | None = None):
+        self.game = game
+        self.state = state
+        self.seats = list(range(state.players))
+        self.at = None  # span of the statement running now, for runtime errors
+        self.account = account  # callable(to_player_or_None, text) or None
+        self.trace = trace
+        self.resolver = Resolver(self)
+
+    # ------------------------------------------------------------ procedures and events
+    def invoke(self, name: str, args: list):
+        """Call a procedure as an event: replacements first, then its body, then triggers."""
+        proc = self.game.procs[name]
+        res = self.resolver
+        if res.has("replacement", name):
+            for cand in res.collect("replacement", name, args):
+                key = (id(cand.hook), cand.source)
+                if key in res.running:
+                    continue
+                res.trace("replacement", name, [cand])
+                res.running.add(key)
+                try:
+                    if cand.hook.yields:
+                        yield from cand.hook.body(cand.env)
+                    else:
+                        cand.hook.body(cand.env)
+                finally:
+                    res.running.discard(key)
+                res.expire(name)
+                return None
+        env = Env(self, dict(zip(proc.params, args)))
+        r = (yield from proc.body(env)) if proc.yields else proc.body(env)
+        if res.has("trigger", name):
+            fired = res.collect("trigger", name, args)
+            res.trace("trigger", name, fired)
+            for cand in fired:
+                if cand.hook.yields:
+                    yield from cand.hook.body(cand.env)
+                else:
+                    cand.hook.body(cand.env)
+        res.expire(name)
+        return r.value if isinstance(r, Ret) else None
+
+    def invoke_plain(self, name: str, args: list):
+        gen = self.invoke(name, args)
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+        raise RuntimeError(f"'{name}' asked for a decision where none was expected")
+
+    def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
+        self.resolver.add_temporary(until, hooks, captured)
+
+    def apply_modifiers(self, name: str, args: list, value):
+        found = self.resolver.collect("modifier", name, args)
+        if not found:
+            return value
+        self.resolver.trace("modifier", name, found)
+        for cand in reversed(found):  # the highest priority applies last, so it has the final word
+            cand.env.vars["value"] = value
+            value = cand.hook.expr(cand.env)
+        return value
+
+    def card_function(self, entity: Entity, name: str, args: list):
+        funcs = self.game.card_funcs.get(entity.record_id, {})
+        func = funcs.get(name)
+        if func is None:
+            raise RuntimeError(f"{entity.id} does not define '{name}'")
+        variables = dict(zip(func.params, args))
+        variables["this"] = entity
+        value = func.fn(Env(self, variables))
+        if name in self.game.modified:
+            value = self.apply_modifiers(name, args, value)
+        return value
+
+    # ------------------------------------------------------------ state changes
+    def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:
+        if not isinstance(zone, Zone):
+            raise RuntimeError(f"cannot move anything to {zone!r}: it is not a zone")
+        items = [what] if isinstance(what, Entity) else list(builtins.items_of(what))
+        if at_top:
+            items.reverse()  # the first listed ends on top
+        place = self.state.place
+        for e in items:
+            if face == "down":
+                if not e.face_down:
+                    e.seen_by = holder(e)
+                e.face_down = True
+            else:
+                e.face_down = False
+                e.seen_by = None
+            place(e, zone, at_top)
+
+
+class Session:
+    """One game in progress. `pending` is the decision to answer; `answer` applies one answer."""
+
+    def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants=(), account=None, trace: bool = False,
+                 procedure: str | None = None, args: list | None = None, state: State | None = None,
+                 keep_labels: bool = True):
+        content = game.content
+        lo, hi = content.manifest["players"]["min"], content.manifest["players"]["max"]
+        if not lo <= players <= hi:
+            raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is for {lo}–{hi} players, not {players}")])
+        for v in variants:
+            if v not in content.vocabulary.variants:
+                from dsl.diagnostics import did_you_mean
+                raise DiagnosticError([Diagnostic("USAGE", f"{content.id} has no variant '{v}'",
+                                                  hint=did_you_mean(v, content.vocabulary.variants) or
+                                                  f"variants: {', '.join(content.vocabulary.variants) or 'none'}")])
+        self.game = game
+        self.keep_labels = keep_labels
+        self.state = state if state is not None else new_state(game, players, seed, variants)
+        self.rt = Runtime(game, self.state, account, [] if trace else None)
+        self.history: list[int] = []
+        self.labels: list[str] = []
+        self.pending: Decision | None = None
+        self.result: Result | None = None
+        self.error: Diagnostic | None = None
+        name = procedure or content.manifest["start"]
+        self._gen = self._run(name, args or [])
+        self._advance(None)
+
+    def _run(self, name: str, args: list):
+        yield from self.rt.invoke(name, args)
+
+    @property
+    def finished(self) -> bool:
+        return self.pending is None
+
+    def answer(self, choice) -> None:
+        """Apply one answer (index, label or unique label prefix). Illegal answers change nothing."""
+        if self.pending is None:
+            raise IllegalDecision(Decision(-1, "the game is over", []), choice)
+        index = self.pending.index_of(choice)
+        self.history.append(index)
+        if self.keep_labels:
+            self.labels.append(self.pending.labels[index])
+        self._advance(index)
+
+    def _advance(self, answer) -> None:
+        try:
+            self.pending = self._gen.send(answer) if answer is not None else next(self._gen)
+            return
+        except StopIteration:
+            winners = []
+        except GameOver as over:
+            winners = over.winners
+        except DiagnosticError:
+            raise
+        except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks
+            self.pending = None
+            self.error = Diagnostic("RUN-ERROR", f"{type(exc).__name__}: {exc}" if not isinstance(exc, RuntimeError) else str(exc),
+                                    self.rt.at)
+            raise DiagnosticError([self.error]) from None
+        self.pending = None
+        self.state.finished = True
+        self.state.winners = list(winners)
+        score = self.game.content.manifest.get("score")
+        scores = [pv.get(score) for pv in self.state.player_vars] if score else []
+        self.result = Result(list(winners), scores, len(self.history))

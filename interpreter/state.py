@@ -1,0 +1,240 @@
+"""Game state as plain data: entities with ids, ordered zones, variables, the seeded RNG.
+
+Runtime values are ints for players, Entity objects for components, and plain Python
+data otherwise; `to_json` turns all of it into JSON and `State.from_json` back.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+from dsl.vocabulary import Vocabulary
+
+
+class Entity:
+    __slots__ = ("id", "record_id", "kind", "attrs", "vars", "zone", "face_down", "seen_by", "zones")
+
+    def __init__(self, eid: str, record_id: str, attrs: dict, variables: dict):
+        self.id = eid
+        self.record_id = record_id
+        self.kind = attrs["kind"]
+        self.attrs = attrs
+        self.vars = variables
+        self.zone: Zone | None = None
+        self.face_down = False
+        self.seen_by: int | None = None  # who still knows a face-down card: whoever held it
+        self.zones: dict = {}  # entity-scoped zones, created when first used
+
+    def __repr__(self) -> str:
+        return f"@{self.id}"
+
+
+class Zone:
+    __slots__ = ("name", "owner", "visibility", "items")
+
+    def __init__(self, name: str, owner, visibility: str):
+        self.name = name
+        self.owner = owner  # None (the game), a seat number, or an Entity
+        self.visibility = visibility
+        self.items: list = []
+
+    @property
+    def key(self) -> str:
+        if self.owner is None:
+            return self.name
+        if isinstance(self.owner, Entity):
+            return f"{self.name}@{self.owner.id}"
+        return f"{self.name}#{self.owner}"
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __contains__(self, item) -> bool:
+        return item in self.items
+
+    def __repr__(self) -> str:
+        return f"<zone {self.key}>"
+
+
+def holder(entity) -> int | None:
+    """The player in front of whom an entity lies now: the owner of its zone, through stacked cards."""
+    seen = 0
+    while entity is not None and seen < 64:
+        zone = entity.zone
+        if zone is None:
+            return None
+        owner = zone.owner
+        if owner is None or isinstance(owner, int):
+            return owner
+        entity = owner
+        seen += 1
+    return None
+
+
+class State:
+    def __init__(self, voc: Vocabulary, players: int, seed: int, variants: tuple = ()):
+        self.voc = voc
+        self.players = players
+        self.seed = seed
+        self.variants = tuple(variants)
+        self.rng = random.Random(seed)
+        self.entities: dict[str, Entity] = {}
+        self.by_record: dict[str, list] = {}
+        self.game_zones: dict[str, Zone] = {}
+        self.player_zones: dict[str, list] = {}
+        self.game_vars: dict = {}
+        self.player_vars: list = [dict() for _ in range(players)]
+        self.finished = False
+        self.winners: list = []
+        for name, z in voc.zones.items():
+            if z.scope == "game":
+                self.game_zones[name] = Zone(name, None, z.visibility)
+            elif z.scope == "player":
+                self.player_zones[name] = [Zone(name, p, z.visibility) for p in range(players)]
+        for name, v in voc.variables.items():
+            if v.scope == "game":
+                self.game_vars[name] = _copy(v.initial)
+            elif v.scope == "player":
+                for pv in self.player_vars:
+                    pv[name] = _copy(v.initial)
+        self._entity_var_defaults = {n: v.initial for n, v in voc.variables.items() if v.scope == "entity"}
+
+    # ---------------------------------------------------------------- building
+    def add_entity(self, eid: str, record_id: str, attrs: dict) -> Entity:
+        e = Entity(eid, record_id, attrs, {n: _copy(v) for n, v in self._entity_var_defaults.items()})
+        self.entities[eid] = e
+        self.by_record.setdefault(record_id, []).append(e)
+        return e
+
+    def zone(self, name: str, owner=None) -> Zone:
+        if owner is None:
+            return self.game_zones[name]
+        if isinstance(owner, Entity):
+            z = owner.zones.get(name)
+            if z is None:
+                z = owner.zones[name] = Zone(name, owner, self.voc.zones[name].visibility)
+            return z
+        return self.player_zones[name][owner]
+
+    def zone_by_key(self, key: str) -> Zone:
+        if "@" in key:
+            name, eid = key.split("@", 1)
+            return self.zone(name, self.entities[eid])
+        if "#" in key:
+            name, seat = key.split("#", 1)
+            return self.zone(name, int(seat))
+        return self.zone(key)
+
+    def all_zones(self):
+        yield from self.game_zones.values()
+        for zones in self.player_zones.values():
+            yield from zones
+        for e in self.entities.values():
+            yield from e.zones.values()
+
+    def place(self, entity: Entity, zone: Zone, at_top: bool = False) -> None:
+        old = entity.zone
+        if old is not None:
+            old.items.remove(entity)
+        if at_top:
+            zone.items.insert(0, entity)
+        else:
+            zone.items.append(entity)
+        entity.zone = zone
+
+    # ---------------------------------------------------------------- JSON
+    def to_json(self) -> dict:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "variants": list(self.variants),
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "game_vars": encode(self.game_vars),
+            "player_vars": encode(self.player_vars),
+            "zones": {z.key: [e.id for e in z.items] for z in self.all_zones() if z.items},
+            "entities": {e.id: _entity_json(e) for e in self.entities.values() if e.face_down or e.vars},
+            "rng": _rng_json(self.rng),
+        }
+
+    @classmethod
+    def from_json(cls, voc: Vocabulary, records: dict, data: dict) -> "State":
+        """Rebuild a state; `records` maps entity id -> (record id, attrs) as the runtime created them."""
+        state = cls(voc, data["players"], data["seed"], tuple(data["variants"]))
+        for eid, (rid, attrs) in records.items():
+            state.add_entity(eid, rid, attrs)
+        for key, ids in data["zones"].items():
+            zone = state.zone_by_key(key)
+            for eid in ids:
+                state.place(state.entities[eid], zone)
+        for eid, info in data["entities"].items():
+            e = state.entities[eid]
+            e.face_down = info.get("face_down", False)
+            e.seen_by = info.get("seen_by")
+            e.vars.update(decode(info.get("vars", {}), state))
+        state.game_vars = decode(data["game_vars"], state)
+        state.player_vars = decode(data["player_vars"], state)
+        state.finished = data["finished"]
+        state.winners = list(data["winners"])
+        version, internal, gauss = data["rng"]
+        state.rng.setstate((version, tuple(internal), gauss))
+        return state
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(self.to_json(), sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
+def _entity_json(e: Entity) -> dict:
+    out: dict = {}
+    if e.face_down:
+        out["face_down"] = True
+        out["seen_by"] = e.seen_by
+    if e.vars:
+        out["vars"] = encode(e.vars)
+    return out
+
+
+def _rng_json(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else (dict(value) if isinstance(value, dict) else value)
+
+
+def encode(value):
+    if isinstance(value, Entity):
+        return {"entity": value.id}
+    if isinstance(value, Zone):
+        return {"zone": value.key}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"map": [[encode(k), encode(v)] for k, v in value.items()]} if any(not isinstance(k, str) for k in value) \
+            else {k: encode(v) for k, v in value.items()}
+    return value
+
+
+def decode(value, state: State):
+    if isinstance(value, list):
+        return [decode(v, state) for v in value]
+    if isinstance(value, dict):
+        if set(value) == {"entity"}:
+            return state.entities[value["entity"]]
+        if set(value) == {"zone"}:
+            return state.zone_by_key(value["zone"])
+        if set(value) == {"map"}:
+            return {_hashable(decode(k, state)): decode(v, state) for k, v in value["map"]}
+        return {k: decode(v, state) for k, v in value.items()}
+    return value
+
+
+def _hashable(v):
+    return tuple(v) if isinstance(v, list) else v

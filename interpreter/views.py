@@ -1,0 +1,60 @@
+"""What one player may see: public zones, their own private ones, face-down cards they still know.
+
+Hidden entities show as null and carry no id, so nothing about them leaks through identity.
+"""
+from __future__ import annotations
+
+from interpreter.decisions import player_label
+from interpreter.state import Entity, State, Zone, encode, holder
+
+
+def can_see(entity: Entity, viewer: int | None) -> bool:
+    zone = entity.zone
+    if zone is None:
+        return False
+    if entity.face_down:
+        return viewer is not None and entity.seen_by == viewer
+    if zone.visibility == "public":
+        return True
+    if zone.visibility == "owner":
+        owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
+        return viewer is not None and owner == viewer
+    return False
+
+
+def zone_label(zone: Zone) -> str:
+    if zone.owner is None:
+        return zone.name
+    if isinstance(zone.owner, Entity):
+        return f"{zone.name} of {zone.owner.id}"
+    return f"{zone.name} of {player_label(zone.owner)}"
+
+
+def view(state: State, viewer: int | None) -> dict:
+    """The observation of `viewer` (a seat), or of a spectator when None."""
+    zones: dict = {}
+    entities: dict = {}
+    for zone in state.all_zones():
+        if not zone.items:
+            continue
+        shown = []
+        for e in zone.items:
+            if can_see(e, viewer):
+                shown.append(e.id)
+                info = {"kind": e.kind, "name": e.attrs.get("name", e.id)}
+                if e.vars:
+                    info["vars"] = encode(e.vars)
+                if e.face_down:
+                    info["face_down"] = True
+                entities[e.id] = info
+            else:
+                shown.append(None)
+        zones[zone_label(zone)] = shown if any(x is not None for x in shown) else {"count": len(shown)}
+    return {
+        "viewer": None if viewer is None else player_label(viewer),
+        "players": state.players,
+        "game": encode(state.game_vars),
+        "player_vars": {player_label(i): encode(v) for i, v in enumerate(state.player_vars)},
+        "zones": zones,
+        "entities": entities,
+    }
