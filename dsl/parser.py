@@ -46,6 +46,7 @@ class ParseFailure(Exception):
         self.diagnostic = diagnostic
 
 
+_QUERY_CALLS = {"count", "sum", "any", "all", "first", "max", "min", "distinct"}
 _INTERPOLATION = re.compile(r"\{([^{}]*)\}")
 
 
@@ -300,7 +301,12 @@ class ToAst(Transformer):
         return ast.EntityRef(self._span(meta), str(tok))
 
     def call(self, meta, func, args):
-        return ast.Call(self._span(meta), str(func), args or [])
+        span = self._span(meta)
+        # count(c in hand of p) reads as a comprehension without a filter, never as "is c in ...".
+        if str(func) in _QUERY_CALLS and args and len(args) == 1 and isinstance(args[0], ast.Binary) \
+                and args[0].op == "in" and isinstance(args[0].left, ast.Name):
+            return ast.Query(span, str(func), args[0].left.id, args[0].right)
+        return ast.Call(span, str(func), args or [])
 
     def args(self, meta, *items):
         return list(items)

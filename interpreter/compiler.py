@@ -115,6 +115,16 @@ class Compiler:
         self.decls = list(all_decls(content.modules))
         self.order = 0
 
+    @classmethod
+    def extending(cls, game: CompiledGame) -> "Compiler":
+        """A compiler for extra text (a scenario's statements) against an already compiled game."""
+        c = cls(game.content.__class__(game.content.root, game.content.manifest, game.content.vocabulary))
+        c.content = game.content
+        c.game = game
+        c.yielding = {name for name, proc in game.procs.items() if proc.yields}
+        c.order = 1_000_000
+        return c
+
     # ------------------------------------------------------------ analysis
     def analyse(self) -> None:
         hooks_by_event: dict = {}
@@ -831,7 +841,7 @@ def show(value, t: str = "any") -> str:
         inner = t[5:-1] if t.startswith("list[") else "any"
         return ", ".join(show(v, inner) for v in value) if value else "nothing"
     if isinstance(value, Zone):
-        return value.key
+        return f"{value.key} [{show(value.items, 'list[entity]')}]"
     if value is None:
         return "nobody" if t == "player" else "none"
     return str(value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.compiler import CompiledGame, Env, GameOver, Ret
 from interpreter.decisions import Decision, IllegalDecision
 from interpreter.resolver import Resolver
@@ -148,18 +148,21 @@ class Runtime:
 
 
 class Session:
-    """One game in progress. `pending` is the decision to answer; `answer` applies one answer."""
+    """One game in progress. `pending` is the decision to answer; `answer` applies one answer.
+
+    By default it starts the game's start procedure; `start=False` leaves it idle so that a
+    caller (a scenario) can run steps of its own with `begin`, all on the same state.
+    """
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants=(), account=None, trace: bool = False,
                  procedure: str | None = None, args: list | None = None, state: State | None = None,
-                 keep_labels: bool = True):
+                 keep_labels: bool = True, start: bool = True):
         content = game.content
         lo, hi = content.manifest["players"]["min"], content.manifest["players"]["max"]
         if not lo <= players <= hi:
-            raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is for {lo}–{hi} players, not {players}")])
+            raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is for {lo} to {hi} players, not {players}")])
         for v in variants:
             if v not in content.vocabulary.variants:
-                from dsl.diagnostics import did_you_mean
                 raise DiagnosticError([Diagnostic("USAGE", f"{content.id} has no variant '{v}'",
                                                   hint=did_you_mean(v, content.vocabulary.variants) or
                                                   f"variants: {', '.join(content.vocabulary.variants) or 'none'}")])
@@ -172,12 +175,18 @@ class Session:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.error: Diagnostic | None = None
-        name = procedure or content.manifest["start"]
-        self._gen = self._run(name, args or [])
+        self._gen = None
+        if start:
+            self.begin(self.rt.invoke(procedure or content.manifest["start"], args or []))
+
+    def begin(self, gen) -> None:
+        """Run a generator of decisions (a procedure call) to its first decision or its end."""
+        self._gen = gen
+        self.result = None
         self._advance(None)
 
-    def _run(self, name: str, args: list):
-        yield from self.rt.invoke(name, args)
+    def call(self, name: str, args: list | None = None) -> None:
+        self.begin(self.rt.invoke(name, args or []))
 
     @property
     def finished(self) -> bool:
@@ -186,7 +195,7 @@ class Session:
     def answer(self, choice) -> None:
         """Apply one answer (index, label or unique label prefix). Illegal answers change nothing."""
         if self.pending is None:
-            raise IllegalDecision(Decision(-1, "the game is over", []), choice)
+            raise IllegalDecision(Decision(-1, "nothing is being asked", []), choice)
         index = self.pending.index_of(choice)
         self.history.append(index)
         if self.keep_labels:
@@ -198,19 +207,20 @@ class Session:
             self.pending = self._gen.send(answer) if answer is not None else next(self._gen)
             return
         except StopIteration:
-            winners = []
+            winners = None
         except GameOver as over:
             winners = over.winners
         except DiagnosticError:
             raise
         except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks
             self.pending = None
-            self.error = Diagnostic("RUN-ERROR", f"{type(exc).__name__}: {exc}" if not isinstance(exc, RuntimeError) else str(exc),
-                                    self.rt.at)
+            message = str(exc) if isinstance(exc, RuntimeError) else f"{type(exc).__name__}: {exc}"
+            self.error = Diagnostic("RUN-ERROR", message, self.rt.at)
             raise DiagnosticError([self.error]) from None
         self.pending = None
-        self.state.finished = True
-        self.state.winners = list(winners)
+        if winners is not None:
+            self.state.finished = True
+            self.state.winners = list(winners)
         score = self.game.content.manifest.get("score")
         scores = [pv.get(score) for pv in self.state.player_vars] if score else []
-        self.result = Result(list(winners), scores, len(self.history))
+        self.result = Result(list(self.state.winners), scores, len(self.history))

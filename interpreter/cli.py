@@ -1,0 +1,287 @@
+"""The `rules` command: validate, play, simulate, replay, explain, test, schema.
+
+Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.loader import find_game_root, load_game
+from dsl.vocabulary import record_schema
+from interpreter.agents import make_agent
+from interpreter.decisions import IllegalDecision, player_label
+from interpreter.gamelog import make_log, read_log, replay, write_log
+from interpreter.games import CONTENT_DIRS, DEFAULT_GAME, PROJECT_ROOT, known_games, load_compiled, locate
+from interpreter.runtime import Session
+from interpreter.scenario import find_scenarios, run_scenario
+from interpreter.views import view
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.handler(args)
+    except DiagnosticError as err:
+        for d in err.diagnostics:
+            print(d.render(), file=sys.stderr)
+        return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rules", description="Validate, play, simulate and replay tabletop games written in the rules language.")
+    sub = p.add_subparsers(dest="command")
+
+    v = sub.add_parser("validate", help="check content folders and report every error", description="Check game folders (or files inside them): YAML, schemas, rule text, names and types. Exit 0 when clean, 1 with errors.")
+    v.add_argument("paths", nargs="*", help="game folders or files inside them (default: every game under content/)")
+    v.add_argument("--json", action="store_true", help="print diagnostics as JSON")
+    v.set_defaults(handler=cmd_validate)
+
+    pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
+    pl.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"a folder name under content/ or a path to a game folder (default: {DEFAULT_GAME})")
+    pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
+    pl.add_argument("--agents", default="random", help="comma-separated agents per seat: random or human (the last repeats)")
+    pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file")
+    pl.add_argument("--quiet", action="store_true", help="print only the result")
+    pl.set_defaults(handler=cmd_play)
+
+    sm = sub.add_parser("simulate", help="play many random games", description="Play N games with random agents and report errors, wins by seat, decisions and time.")
+    sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
+    sm.add_argument("--games", type=int, default=100)
+    sm.add_argument("--players", type=int)
+    sm.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
+    sm.add_argument("--variant", action="append", default=[])
+    sm.add_argument("--json", action="store_true", help="print the report as JSON")
+    sm.set_defaults(handler=cmd_simulate)
+
+    rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
+    rp.add_argument("log", type=Path)
+    rp.add_argument("--quiet", action="store_true")
+    rp.set_defaults(handler=cmd_replay)
+
+    ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
+    ex.add_argument("log", type=Path)
+    ex.add_argument("--json", action="store_true")
+    ex.set_defaults(handler=cmd_explain)
+
+    ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
+    ts.add_argument("paths", nargs="+", type=Path)
+    ts.set_defaults(handler=cmd_test)
+
+    sc = sub.add_parser("schema", help="write a game's component schema for editors", description="Write schemas/games/GAME.schema.json from the game's vocabulary, for editors' YAML validation.")
+    sc.add_argument("game")
+    sc.add_argument("--check", action="store_true", help="exit 1 if the file on disk is out of date instead of writing it")
+    sc.set_defaults(handler=cmd_schema)
+    return p
+
+
+# ---------------------------------------------------------------- validate
+def cmd_validate(args) -> int:
+    roots = []
+    if not args.paths:
+        roots = [locate(name) for name in known_games()]
+    for raw in args.paths:
+        path = Path(raw)
+        if not path.exists():
+            raise DiagnosticError([Diagnostic("USAGE", f"{raw}: no such file or folder")])
+        root = find_game_root(path)
+        if root is None:
+            raise DiagnosticError([Diagnostic("USAGE", f"{raw} is not inside a game folder (no game.yaml above it)")])
+        if root not in roots:
+            roots.append(root)
+    total = 0
+    report = []
+    for root in roots:
+        content = load_game(root)
+        diags = content.report.diagnostics
+        total += len(diags)
+        report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
+        if not args.json:
+            for d in diags:
+                print(d.render())
+            status = "ok" if not diags else f"{len(diags)} error(s)"
+            print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if diags else sys.stdout)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    return 1 if total else 0
+
+
+def _short(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _game_ref(name: str) -> str:
+    root = locate(name)
+    return root.name if any(root.parent == d.resolve() for d in CONTENT_DIRS) else str(root)
+
+
+def _players(game, requested: int | None) -> int:
+    spec = game.content.manifest["players"]
+    return requested or spec.get("default") or spec["min"]
+
+
+# ---------------------------------------------------------------- play
+def cmd_play(args) -> int:
+    game = load_compiled(args.game)
+    players = _players(game, args.players)
+    kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
+    if any(k not in ("random", "human") for k in kinds):
+        raise DiagnosticError([Diagnostic("USAGE", f"unknown agent in '{args.agents}'", hint="agents are: random, human")])
+    kinds = (kinds + [kinds[-1]] * players)[:players]
+    agents = [make_agent(k, seat, args.seed) for seat, k in enumerate(kinds)]
+    humans = {i for i, k in enumerate(kinds) if k == "human"}
+
+    def account(to, text):
+        if args.quiet:
+            return
+        if to is None or to in humans:
+            print(("  " if to is None else f"  (to {player_label(to)}) ") + text)
+
+    print(f"{game.content.manifest['name']}: {players} players, seed {args.seed}" +
+          (f", variants {', '.join(args.variant)}" if args.variant else ""))
+    session = Session(game, players, args.seed, tuple(args.variant), account=account)
+    while session.pending is not None:
+        d = session.pending
+        agent = agents[d.player] if d.player is not None else agents[0]
+        seen = view(session.state, d.player) if d.player in humans else None
+        session.answer(agent.decide(d, seen))
+    result = session.result
+    print("Final scores: " + ", ".join(f"{player_label(i)} {s}" for i, s in enumerate(result.scores)))
+    print("Winner: " + (", ".join(player_label(w) for w in result.winners) or "nobody"))
+    print(f"{len(session.history)} decisions")
+    if args.log:
+        write_log(make_log(session, _game_ref(args.game)), args.log)
+        print(f"log written to {args.log}")
+    return 0
+
+
+# ---------------------------------------------------------------- simulate
+def cmd_simulate(args) -> int:
+    if args.games < 1:
+        raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
+    game = load_compiled(args.game)
+    players = _players(game, args.players)
+    wins = [0] * players
+    decisions = []
+    errors = []
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        try:
+            session = Session(game, players, seed, tuple(args.variant), keep_labels=False)
+            agents = [make_agent("random", seat, seed) for seat in range(players)]
+            while session.pending is not None:
+                d = session.pending
+                session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
+            for w in session.result.winners:
+                wins[w] += 1
+            decisions.append(len(session.history))
+        except DiagnosticError as err:
+            errors.append({"seed": seed, "error": err.diagnostics[0].render()})
+    seconds = time.perf_counter() - start
+    report = {
+        "game": game.content.id,
+        "players": players,
+        "variants": args.variant,
+        "games": args.games,
+        "errors": len(errors),
+        "wins_by_seat": {player_label(i): w for i, w in enumerate(wins)},
+        "mean_decisions": round(statistics.mean(decisions), 2) if decisions else 0,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(args.games / seconds, 1) if seconds else None,
+    }
+    if args.json:
+        report["first_errors"] = errors[:5]
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        for k, v in report.items():
+            print(f"{k}: {v}")
+        for e in errors[:5]:
+            print(f"seed {e['seed']}:\n{e['error']}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+# ---------------------------------------------------------------- replay and explain
+def cmd_replay(args) -> int:
+    log = read_log(args.log)
+    account = None if args.quiet else (lambda to, text: print("  " + text) if to is None else None)
+    outcome = replay(log, account=account)
+    print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
+    return 0 if outcome.matches else 1
+
+
+def cmd_explain(args) -> int:
+    log = read_log(args.log)
+    outcome = replay(log, trace=True)
+    trace = outcome.session.rt.trace or []
+    if args.json:
+        print(json.dumps(trace, ensure_ascii=False, indent=1))
+    else:
+        if not trace:
+            print("no trigger, replacement or modifier fired in this game")
+        for entry in trace:
+            print(f"{entry['kind']} on {entry['event']}:")
+            for n, item in enumerate(entry["order"], 1):
+                who = "nobody" if item["controller"] is None else player_label(item["controller"])
+                print(f"  {n}. {item['source']} (controller {who}, timing {item['timing']}, priority key {item['key']}) at {item['at']}")
+    return 0 if outcome.matches else 1
+
+
+# ---------------------------------------------------------------- scenarios and schemas
+def cmd_test(args) -> int:
+    files = find_scenarios(args.paths)
+    if not files:
+        raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
+    failed = 0
+    for path in files:
+        outcome = run_scenario(path)
+        print(outcome.render())
+        failed += not outcome.ok
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_schema(args) -> int:
+    root = locate(args.game)
+    content = load_game(root)
+    content.report.raise_if_errors()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{content.manifest.get('name', content.id)}: component records",
+        "description": f"Generated by `rules schema {content.id}` from the vocabulary in {root.name}/game.yaml; do not edit by hand.",
+        "type": "array",
+        "items": record_schema(content.vocabulary),
+    }
+    text = json.dumps(schema, ensure_ascii=False, indent=1) + "\n"
+    target = PROJECT_ROOT / "schemas" / "games" / f"{content.id}.schema.json"
+    if args.check:
+        current = target.read_text(encoding="utf-8") if target.exists() else ""
+        if current != text:
+            print(f"{target} is out of date: run `rules schema {content.id}`", file=sys.stderr)
+            return 1
+        print(f"{target} is up to date")
+        return 0
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
