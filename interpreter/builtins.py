@@ -5,6 +5,8 @@ from interpreter.state import Entity, Zone, holder
 
 
 def items_of(value):
+    if type(value) is list:
+        return value
     if isinstance(value, Zone):
         return value.items
     if value is None:
@@ -140,12 +142,12 @@ def compile_call(name: str, args: list):
     raise AssertionError(f"no built-in {name}")
 
 
-def compile_query(func: str, var: str, coll, cond, value, keys):
+def compile_query(func: str, var: str, coll, cond, value, keys, pred=None, elem_value=None):
     """A closure for the comprehension forms: f(x in COLL where COND), f(VALUE for x in COLL), f(x in COLL by KEYS)."""
 
     def selected(env):
         vars_ = env.vars
-        for x in list(items_of(coll(env))):
+        for x in items_of(coll(env)):
             vars_[var] = x
             if cond is None or cond(env):
                 yield x
@@ -157,18 +159,52 @@ def compile_query(func: str, var: str, coll, cond, value, keys):
         for _ in selected(env):
             yield value(env)
 
+    # Expressions cannot change the game, so the tight loops below iterate zones without copying.
+    fast = _element_query(func, coll, cond, value, pred, elem_value)
+    if fast is not None:
+        return fast
+    if func == "count" and cond is not None:
+        def count(env):
+            vars_, n = env.vars, 0
+            for x in items_of(coll(env)):
+                vars_[var] = x
+                if cond(env):
+                    n += 1
+            return n
+        return count
     if func == "count":
-        return lambda env: sum(1 for _ in selected(env))
+        return lambda env: len(items_of(coll(env)))
     if func == "sum":
-        return lambda env: sum(mapped(env))
+        def total(env):
+            vars_, n = env.vars, 0
+            for x in items_of(coll(env)):
+                vars_[var] = x
+                if cond is None or cond(env):
+                    n += value(env) if value is not None else x
+            return n
+        return total
     if func == "list":
-        return lambda env: list(mapped(env))
+        def listing(env):
+            vars_, out = env.vars, []
+            for x in items_of(coll(env)):
+                vars_[var] = x
+                if cond is None or cond(env):
+                    out.append(value(env) if value is not None else x)
+            return out
+        return listing
     if func == "any":
-        return lambda env: any(True for _ in selected(env))
+        def some(env):
+            vars_ = env.vars
+            for x in items_of(coll(env)):
+                vars_[var] = x
+                if cond is None or cond(env):
+                    return True
+            return False
+        return some
     if func == "all":
         def every(env):
             vars_ = env.vars
-            for x in list(items_of(coll(env))):
+            for x in items_of(coll(env)):
                 vars_[var] = x
                 if not cond(env):
                     return False
@@ -237,3 +273,28 @@ def compile_query(func: str, var: str, coll, cond, value, keys):
             return list(seen)
         return reach
     raise AssertionError(f"no query form for {func}")
+
+
+def _element_query(func: str, coll, cond, value, pred, elem_value):
+    """count/sum/any/list whose filter and value read only the element: no variables involved."""
+    if (cond is not None and pred is None) or (value is not None and elem_value is None):
+        return None
+    if func == "count" and pred is not None:
+        return lambda env: sum(1 for x in items_of(coll(env)) if pred(x))
+    if func == "any" and pred is not None:
+        return lambda env: any(pred(x) for x in items_of(coll(env)))
+    if func == "sum" and elem_value is not None:
+        if pred is None:
+            return lambda env: sum(elem_value(x) for x in items_of(coll(env)))
+        return lambda env: sum(elem_value(x) for x in items_of(coll(env)) if pred(x))
+    if func == "list" and pred is not None and value is None:
+        return lambda env: [x for x in items_of(coll(env)) if pred(x)]
+    if func in ("list", "distinct") and elem_value is not None:
+        if pred is None:
+            out = lambda env: [elem_value(x) for x in items_of(coll(env))]  # noqa: E731
+        else:
+            out = lambda env: [elem_value(x) for x in items_of(coll(env)) if pred(x)]  # noqa: E731
+        if func == "distinct":
+            return lambda env: list(dict.fromkeys(out(env)))
+        return out
+    return None

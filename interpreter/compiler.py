@@ -74,6 +74,7 @@ class Func:
     name: str
     params: list
     fn: object = None
+    decl: object = None  # the ast.Function, for inlining
 
 
 @dataclass
@@ -114,6 +115,12 @@ class Compiler:
         self.yielding: set = set()  # events/procedures that may reach a decision
         self.decls = list(all_decls(content.modules))
         self.order = 0
+        # Inlining of pure rule functions: parameters stand for the caller's argument closures,
+        # and the callee's own comprehension variables get fresh names so they cannot clobber the caller's.
+        self.subst: dict = {}
+        self.rename: dict = {}
+        self.inlining: list = []
+        self.fresh = 0
 
     @classmethod
     def extending(cls, game: CompiledGame) -> "Compiler":
@@ -124,6 +131,18 @@ class Compiler:
         c.yielding = {name for name, proc in game.procs.items() if proc.yields}
         c.order = 1_000_000
         return c
+
+    def local(self, name: str) -> str:
+        return self.rename.get(name, name)
+
+    def bind(self, name: str) -> str:
+        """The storage name of a variable a comprehension or loop binds inside inlined code."""
+        if not self.inlining:
+            return name
+        self.fresh += 1
+        key = f"{name}~{self.fresh}"
+        self.rename[name] = key
+        return key
 
     # ------------------------------------------------------------ analysis
     def analyse(self) -> None:
@@ -171,7 +190,7 @@ class Compiler:
                 params = [p.name for p in decl.params]
                 g.procs[decl.name] = Proc(decl.name, params, None, decl.name in self.yielding, decl.name in g.hooked_events)
             elif isinstance(decl, ast.Function) and module.owner is None:
-                g.funcs[decl.name] = Func(decl.name, [p.name for p in decl.params])
+                g.funcs[decl.name] = Func(decl.name, [p.name for p in decl.params], decl=decl)
         for module, decl in self.decls:
             if isinstance(decl, ast.Procedure):
                 body, _ = self.block(decl.body)
@@ -681,6 +700,9 @@ class Compiler:
         ref = getattr(node, "ref", ("local",))
         name = node.id
         if ref[0] == "local":
+            if name in self.subst:
+                return self.subst[name]
+            name = self.local(name)
             if name == "you":
                 def you(env):
                     v = env.vars.get("you", _MISSING)
@@ -703,7 +725,12 @@ class Compiler:
         eid = node.id
         return lambda env: env.rt.state.entities[eid]
 
-    def member(self, obj, ref, name):
+    def member(self, obj, ref, name, obj_node=None):
+        local = _local_name(obj_node)
+        if local is not None:
+            local = None if local in self.subst else self.local(local)
+        if local is not None and ref[0] == "attr" and name != "id":
+            return lambda env: env.vars[local].attrs.get(name)
         if ref[0] == "var":
             if ref[1].scope == "player":
                 return lambda env: env.rt.state.player_vars[obj(env)][name]
@@ -713,7 +740,7 @@ class Compiler:
         return lambda env: obj(env).attrs.get(name)
 
     def e_Attr(self, node):
-        return self.member(self.expr(node.obj), node.ref, node.name)
+        return self.member(self.expr(node.obj), node.ref, node.name, node.obj)
 
     def e_Of(self, node):
         arg = self.expr(node.arg)
@@ -723,7 +750,7 @@ class Compiler:
             if ref[1].scope == "player":
                 return lambda env: env.rt.state.player_zones[name][arg(env)]
             return lambda env: env.rt.state.zone(name, arg(env))
-        return self.member(arg, ref, node.name)
+        return self.member(arg, ref, node.name, node.arg)
 
     def e_Index(self, node):
         obj, key = self.expr(node.obj), self.expr(node.key)
@@ -751,6 +778,24 @@ class Compiler:
         if op == "+" and (node.left.type.startswith("list[") or node.left.type == "zone"):
             return lambda env: list(builtins.items_of(left(env))) + list(builtins.items_of(right(env)))
         fn = _BINARY[op]
+        const = _constant(node.right)
+        if const is not _MISSING and op == "==" and isinstance(node.left, ast.Attr) and node.left.ref[0] == "attr":
+            local = _local_name(node.left.obj)
+            if local is not None and local not in self.subst and node.left.name != "id":
+                key, attr = self.local(local), node.left.name
+                return lambda env: env.vars[key].attrs.get(attr) == const
+        if const is not _MISSING and op in ("==", "!="):
+            if op == "==":
+                return lambda env: left(env) == const
+            return lambda env: left(env) != const
+        if op == "in" and node.right.type == "zone":
+            return lambda env: left(env) in right(env).items
+        a, b = _local_name(node.left), _local_name(node.right)
+        if a is not None and b is not None and a not in self.subst and b not in self.subst:
+            a, b = self.local(a), self.local(b)
+            return lambda env: fn(env.vars[a], env.vars[b])
+        if const is not _MISSING:
+            return lambda env: fn(left(env), const)
         return lambda env: fn(left(env), right(env))
 
     def e_Range(self, node):
@@ -776,6 +821,16 @@ class Compiler:
         name = node.func
         func = self.game.funcs[name]
         params = func.params
+        if name not in self.game.modified and name not in self.inlining and len(self.inlining) < 8 \
+                and all(_simple(a) for a in node.args):
+            saved = self.subst, self.rename
+            self.subst, self.rename = dict(zip(params, args)), {}
+            self.inlining.append(name)
+            try:
+                return self.expr(func.decl.expr)
+            finally:
+                self.inlining.pop()
+                self.subst, self.rename = saved
         if name not in self.game.modified:
             def call(env):
                 return func.fn(Env(env.rt, {p: a(env) for p, a in zip(params, args)}))
@@ -798,14 +853,88 @@ class Compiler:
 
     def e_Query(self, node):
         coll = self.expr(node.coll)
+        saved = dict(self.rename)
+        subst = self.subst
+        if node.var in subst:
+            self.subst = {k: v for k, v in subst.items() if k != node.var}
+        var = self.bind(node.var)
         cond = self.expr(node.cond) if node.cond is not None else None
         value = self.expr(node.value) if node.value is not None else None
         keys = [(self.expr(k.expr), k.descending) for k in node.keys]
-        return builtins.compile_query(node.func, node.var, coll, cond, value, keys)
+        # Filters and values that read only the element's attributes and constants run as f(x).
+        pred = self.element(node.cond, node.var) if node.cond is not None else None
+        elem_value = self.element(node.value, node.var) if node.value is not None else None
+        self.rename, self.subst = saved, subst
+        if node.coll.type == "zone":
+            zone = coll
+            coll = lambda env: zone(env).items  # noqa: E731
+        return builtins.compile_query(node.func, var, coll, cond, value, keys, pred, elem_value)
+
+    def element(self, node, var: str):
+        """f(x) for an expression of one comprehension element and constants, else None."""
+        if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and node.obj.id == var \
+                and node.ref[0] == "attr" and node.obj.id not in self.subst:
+            name = node.name
+            if name == "id":
+                return lambda x: x.id
+            return lambda x: x.attrs.get(name)
+        const = _constant(node)
+        if const is not _MISSING:
+            return lambda x: const
+        if isinstance(node, ast.Unary) and node.op == "not":
+            inner = self.element(node.operand, var)
+            return None if inner is None else (lambda x: not inner(x))
+        if isinstance(node, ast.Binary) and node.op in _BINARY or (isinstance(node, ast.Binary) and node.op in ("and", "or")):
+            if isinstance(node.right, ast.ListLit) and node.op in ("in", "notin"):
+                items = [_constant(i) for i in node.right.items]
+                left = self.element(node.left, var)
+                if left is None or any(i is _MISSING for i in items):
+                    return None
+                members = tuple(items)
+                return (lambda x: left(x) in members) if node.op == "in" else (lambda x: left(x) not in members)
+            left, right = self.element(node.left, var), self.element(node.right, var)
+            if left is None or right is None:
+                return None
+            if node.op == "and":
+                return lambda x: left(x) and right(x)
+            if node.op == "or":
+                return lambda x: left(x) or right(x)
+            fn = _BINARY[node.op]
+            const = _constant(node.right)
+            if const is not _MISSING and node.op == "==":
+                return lambda x: left(x) == const
+            return lambda x: fn(left(x), right(x))
+        return None
 
 
 def _nothing(env):
     return None
+
+
+def _local_name(node) -> str | None:
+    """The name of a plain local variable (not `you`, which is computed), else None."""
+    if isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "local" and node.id != "you":
+        return node.id
+    return None
+
+
+def _simple(node) -> bool:
+    """An argument cheap and pure enough to be evaluated where the inlined body uses it."""
+    if isinstance(node, (ast.Num, ast.Const, ast.EntityRef)):
+        return True
+    if isinstance(node, ast.Name):
+        return getattr(node, "ref", ("",))[0] in ("local", "gamevar", "enum", "const")
+    if isinstance(node, ast.Attr):
+        return _simple(node.obj)
+    return False
+
+
+def _constant(node):
+    if isinstance(node, (ast.Num, ast.Const)):
+        return node.value
+    if isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "enum":
+        return node.id
+    return _MISSING
 
 
 def _you(env):

@@ -117,12 +117,13 @@ class Runtime:
         return value
 
     def card_function(self, entity: Entity, name: str, args: list):
-        funcs = self.game.card_funcs.get(entity.record_id, {})
-        func = funcs.get(name)
-        if func is None:
-            raise RuntimeError(f"{entity.id} does not define '{name}'")
-        variables = dict(zip(func.params, args))
-        variables["this"] = entity
+        try:
+            func = self.game.card_funcs[entity.record_id][name]
+        except KeyError:
+            raise RuntimeError(f"{entity.id} does not define '{name}'") from None
+        variables = {"this": entity}
+        for p, a in zip(func.params, args):
+            variables[p] = a
         value = func.fn(Env(self, variables))
         if name in self.game.modified:
             value = self.apply_modifiers(name, args, value)
