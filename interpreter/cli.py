@@ -17,7 +17,7 @@ from dsl.vocabulary import record_schema
 from interpreter.agents import make_agent
 from interpreter.decisions import IllegalDecision, player_label
 from interpreter.gamelog import make_log, read_log, replay, write_log
-from interpreter.games import CONTENT_DIRS, DEFAULT_GAME, PROJECT_ROOT, known_games, load_compiled, locate
+from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
 from interpreter.runtime import Session
 from interpreter.scenario import find_scenarios, run_scenario
 from interpreter.views import view
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(handler=cmd_validate)
 
     pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
-    pl.add_argument("game", nargs="?", default=DEFAULT_GAME, help=f"a folder name under content/ or a path to a game folder (default: {DEFAULT_GAME})")
+    pl.add_argument("game", nargs="?", help="a folder name under content/ or a path to a game folder (default: the game marked play_by_default)")
     pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
@@ -138,6 +138,7 @@ def _players(game, requested: int | None) -> int:
 
 # ---------------------------------------------------------------- play
 def cmd_play(args) -> int:
+    args.game = args.game or default_game()
     game = load_compiled(args.game)
     players = _players(game, args.players)
     kinds = [k.strip() for k in args.agents.split(",") if k.strip()]

@@ -9,7 +9,6 @@ from interpreter.compiler import CompiledGame, compile_game
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CONTENT_DIRS = (Path.cwd() / "content", PROJECT_ROOT / "content")
-DEFAULT_GAME = "kings_bounty"
 
 _compiled: dict = {}
 
@@ -20,6 +19,20 @@ def known_games() -> list[str]:
         if base.is_dir():
             names.update(p.parent.name for p in base.glob(f"*/{MANIFEST}"))
     return sorted(names)
+
+
+def default_game() -> str:
+    """The game a manifest marks `play_by_default`, else the first game found."""
+    from dsl.yaml_records import load_yaml
+    names = known_games()
+    for name in names:
+        root = locate(name)
+        doc, _ = load_yaml(str(root / MANIFEST), (root / MANIFEST).read_text(encoding="utf-8"))
+        if isinstance(doc.data, dict) and doc.data.get("play_by_default"):
+            return name
+    if not names:
+        raise DiagnosticError([Diagnostic("USAGE", "no games under content/")])
+    return names[0]
 
 
 def locate(game: str) -> Path:
