@@ -64,6 +64,7 @@ class Signature:
     params: list  # list[ast.Param]
     kind: str  # "procedure", "event" or "function"
     decl: object = None
+    returns: str = "any"
 
 
 @dataclass
@@ -140,6 +141,16 @@ class Checker:
                                               did_you_mean(p.type, ["number", "bool", "text", "player", "entity", "any", *self.voc.enums]))
 
     def check_modules(self, modules: list) -> None:
+        # Functions first, twice, so that calls know the type a function returns wherever it is declared.
+        quiet = Report()
+        saved, self.report = self.report, quiet
+        for _ in range(2):
+            for module in modules:
+                if module.owner is None:
+                    for decl in module.decls:
+                        if isinstance(decl, ast.Function) and decl.name in self.signatures:
+                            self.signatures[decl.name].returns = self.expr(decl.expr, self.param_scope(decl.params, self.base_scope(False)))
+        self.report = saved
         for module in modules:
             for decl in module.decls:
                 self.check_decl(decl, module.owner is not None, self.base_scope(module.owner is not None))
@@ -553,7 +564,7 @@ class Checker:
                 if p.type and not compatible(p.type, a.type):
                     self.report.error("TYPE-MISMATCH", f"'{p.name}' of '{node.func}' expects a {p.type}, found a {a.type}", a.span)
             node.ref = (sig.kind, sig)
-            return ANY
+            return sig.returns if sig.kind == "function" else ANY
         b = BUILTINS.get(node.func)
         if b is None:
             candidates = list(BUILTINS) + list(self.signatures)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from dsl.diagnostics import Report, did_you_mean
 from dsl.yaml_records import YamlDoc
 
-BASE_TYPES = {"number", "bool", "text", "player", "entity", "any"}
+BASE_TYPES = {"number", "bool", "text", "player", "entity", "zone", "any"}
 RECORD_FIELDS = {"id": "text", "kind": "kind", "name": "text", "text": "text", "effect": "text", "source": "text", "copies": "number"}
 
 

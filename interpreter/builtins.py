@@ -43,7 +43,9 @@ def _bottom(z, n=None):
 def _extreme(pick):
     def f(*values):
         if len(values) == 2:
-            return pick(values)
+            # max(0, max(...)): an empty inner max (none) gives way to the other value
+            present = [v for v in values if v is not None]
+            return pick(present) if present else None
         items = list(items_of(values[0]))
         return pick(items) if items else None
     return f

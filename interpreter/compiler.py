@@ -65,8 +65,9 @@ class Proc:
     name: str
     params: list
     body: object = None  # plain function or generator function of env
-    yields: bool = False
+    yields: bool = False  # the call (body, triggers or replacements) may reach a decision
     hooked: bool = False  # any trigger or replacement may apply
+    body_yields: bool = False  # the body itself is a generator function
 
 
 @dataclass
@@ -193,8 +194,9 @@ class Compiler:
                 g.funcs[decl.name] = Func(decl.name, [p.name for p in decl.params], decl=decl)
         for module, decl in self.decls:
             if isinstance(decl, ast.Procedure):
-                body, _ = self.block(decl.body)
+                body, body_yields = self.block(decl.body)
                 g.procs[decl.name].body = body
+                g.procs[decl.name].body_yields = body_yields
             elif isinstance(decl, ast.EventDecl):
                 g.procs[decl.name].body = _nothing
             elif isinstance(decl, ast.Function):
@@ -958,6 +960,14 @@ _BINARY = {
 }
 
 
+def zone_name(zone: Zone) -> str:
+    if zone.owner is None:
+        return zone.name
+    if isinstance(zone.owner, Entity):
+        return f"{zone.name} of {zone.owner.id}"
+    return f"{zone.name} of {player_label(zone.owner)}"
+
+
 def show(value, t: str = "any") -> str:
     """How a value reads in a log line."""
     if isinstance(value, Entity):
@@ -970,7 +980,7 @@ def show(value, t: str = "any") -> str:
         inner = t[5:-1] if t.startswith("list[") else "any"
         return ", ".join(show(v, inner) for v in value) if value else "nothing"
     if isinstance(value, Zone):
-        return f"{value.key} [{show(value.items, 'list[entity]')}]"
+        return zone_name(value)
     if value is None:
         return "nobody" if t == "player" else "none"
     return str(value)

@@ -14,7 +14,10 @@ def label_of(value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, Zone):
-        return value.key
+        if value.owner is None:
+            return value.name
+        owner = value.owner.id if isinstance(value.owner, Entity) else player_label(value.owner)
+        return f"{value.name} of {owner}"
     if value is None:
         return "none"
     if isinstance(value, (list, tuple)):

@@ -74,6 +74,7 @@ class Resolver:
                 continue
             variables[name] = value
         env = Env(self.rt, variables)
+        self.rt.at = hook.span
         if hook.cond is not None and not hook.cond(env):
             return
         controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)

@@ -83,7 +83,7 @@ class Runtime:
                 res.expire(name)
                 return None
         env = Env(self, dict(zip(proc.params, args)))
-        r = (yield from proc.body(env)) if proc.yields else proc.body(env)
+        r = (yield from proc.body(env)) if proc.body_yields else proc.body(env)
         if res.has("trigger", name):
             fired = res.collect("trigger", name, args)
             res.trace("trigger", name, fired)
@@ -112,6 +112,7 @@ class Runtime:
             return value
         self.resolver.trace("modifier", name, found)
         for cand in reversed(found):  # the highest priority applies last, so it has the final word
+            self.at = cand.hook.span
             cand.env.vars["value"] = value
             value = cand.hook.expr(cand.env)
         return value

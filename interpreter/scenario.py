@@ -161,9 +161,17 @@ def _expect(compiler: Compiler, doc: YamlDoc, key: tuple, text: str, session: Se
         from interpreter.compiler import show
         left = compiler.expr(node.left)(Env(session.rt, {}))
         right = compiler.expr(node.right)(Env(session.rt, {}))
-        detail = f" (left side: {show(left, node.left.type)}; right side: {show(right, node.right.type)})"
+        detail = f" (left side: {_listing(left, node.left.type)}; right side: {_listing(right, node.right.type)})"
     span = doc.span(key)
     outcome.failures.append(f"{span}: expected {text.strip()!r}{detail}")
+
+
+def _listing(value, t: str) -> str:
+    from interpreter.compiler import show
+    from interpreter.state import Zone
+    if isinstance(value, Zone):
+        return f"{show(value)} [{show(value.items, 'list[entity]')}]"
+    return show(value, t)
 
 
 def find_scenarios(paths: list[Path]) -> list[Path]:

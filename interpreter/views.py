@@ -4,7 +4,7 @@ Hidden entities show as null and carry no id, so nothing about them leaks throug
 """
 from __future__ import annotations
 
-from interpreter.decisions import player_label
+from interpreter.decisions import label_of, player_label
 from interpreter.state import Entity, State, Zone, encode, holder
 
 
@@ -23,11 +23,7 @@ def can_see(entity: Entity, viewer: int | None) -> bool:
 
 
 def zone_label(zone: Zone) -> str:
-    if zone.owner is None:
-        return zone.name
-    if isinstance(zone.owner, Entity):
-        return f"{zone.name} of {zone.owner.id}"
-    return f"{zone.name} of {player_label(zone.owner)}"
+    return label_of(zone)
 
 
 def view(state: State, viewer: int | None) -> dict:
