@@ -55,7 +55,7 @@ BUILTINS: dict[str, Builtin] = {
     "keys": Builtin(1, 1, "list[any]"),
 }
 QUERY_ONLY = {"rank", "group", "reach"}
-CONSTANTS = {"players": "list[player]", "player_count": "number"}
+CONSTANTS = {"players": "list[player]", "player_count": "number", "winners": "list[player]"}
 
 
 @dataclass

@@ -716,6 +716,8 @@ class Compiler:
         if ref[0] == "const":
             if name == "players":
                 return lambda env: env.rt.seats
+            if name == "winners":
+                return lambda env: env.rt.state.winners
             return lambda env: env.rt.state.players
         if ref[0] == "enum":
             return lambda env: name

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.decisions import player_label
+from interpreter.decisions import IllegalDecision, player_label
 from interpreter.games import load_compiled
 from interpreter.runtime import Session
 
@@ -66,7 +66,12 @@ def replay(log: dict, trace: bool = False, account=None) -> ReplayOutcome:
             return ReplayOutcome(False, f"the game ended before decision {n} of {len(log['decisions'])}", session)
         if label and index < len(session.pending.labels) and session.pending.labels[index] != label:
             return ReplayOutcome(False, f"decision {n}: option {index} is now '{session.pending.labels[index]}', the log says '{label}'", session)
-        session.answer(index)
+        try:
+            session.answer(index)
+        except IllegalDecision as err:
+            return ReplayOutcome(False, f"decision {n}: {err}", session)
+        except DiagnosticError as err:
+            return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
     if session.pending is not None:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
     digest = session.state.digest()

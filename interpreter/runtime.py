@@ -212,6 +212,7 @@ class Session:
             winners = None
         except GameOver as over:
             winners = over.winners
+            self.state.winners = list(winners)
         except DiagnosticError:
             raise
         except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks

@@ -1,0 +1,26 @@
+"""Shared pytest set-up for the project's tests.
+
+The `slow` marker only labels the long random-game sweeps; they are NOT deselected by default
+and run in every plain `python -m pytest` run (deselect them explicitly with `-m "not slow"`).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: long random-game sweeps (still run by default)")
+
+
+@pytest.fixture(scope="session")
+def kb():
+    """King's Bounty, loaded and compiled once."""
+    from interpreter.games import load_compiled
+    return load_compiled("kings_bounty")

@@ -1,0 +1,125 @@
+"""B'Twixt: the card set, what each player may see, and many random games in every variant."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from dsl.loader import load_game
+from interpreter.games import load_compiled, locate
+from interpreter.gamelog import make_log, replay
+from interpreter.runtime import Session
+from interpreter.views import view
+
+GAMES_PER_CASE = 1000
+VARIANTS = [(), ("advanced",), ("draft",), ("council_of_kings",), ("ally_row",), ("quick",)]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_compiled("btwixt")
+
+
+def test_content_is_clean():
+    content = load_game(locate("btwixt"))
+    assert [d.render() for d in content.report.diagnostics] == []
+
+
+def test_card_counts(game):
+    entities = game.content.entity_ids
+    by_kind = Counter(rec.data["kind"] for rec in entities.values())
+    colors = Counter(rec.data.get("color") for rec in entities.values() if rec.data["kind"] == "influence")
+    assert by_kind["ruler"] == 9
+    assert by_kind["ally"] == 50
+    assert by_kind["token"] == 54
+    assert colors["red"] + colors["green"] + colors["purple"] == 62
+    assert colors["blue"] == 11
+    assert colors["white"] == 36
+    per_ruler = Counter(rec.data["belongs_to"] for rec in entities.values() if rec.data.get("color") == "white")
+    assert sorted(per_ruler.values()) == [4] * 9
+    assert set(per_ruler) == {rec.id for rec in game.content.records if rec.data["kind"] == "ruler"}
+
+
+def test_every_card_has_text_and_source(game):
+    for rec in game.content.records:
+        if rec.data["kind"] in ("ally", "influence"):
+            assert rec.data.get("text"), rec.id
+            assert rec.data.get("source"), rec.id
+
+
+def play_random(game, players: int, seed: int, variants=(), until=None) -> Session:
+    session = Session(game, players, seed, variants, keep_labels=until is None)
+    rng = random.Random(seed + 1)
+    while session.pending is not None:
+        if until is not None and until(session):
+            break
+        session.answer(rng.randrange(len(session.pending.values)))
+    return session
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "+".join(v) or "basic")
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_games_run_without_error(game, players, variants):
+    winners = Counter()
+    for seed in range(GAMES_PER_CASE):
+        session = play_random(game, players, seed, variants)
+        assert session.state.finished
+        assert session.result.winners, "every game ends with at least one winner"
+        winners.update(session.result.winners)
+        scores = session.result.scores
+        best = max(scores)
+        assert all(scores[w] == best for w in session.result.winners)
+    assert len(winners) == players, "every seat wins some games"
+
+
+def test_hidden_information(game):
+    """Hands are hidden from others; token values from everyone, their owner included; piles are public."""
+    session = play_random(game, 4, 7, until=lambda s: any(
+        e.kind == "token" and e.zone.name == "council" for e in s.state.entities.values()) and
+        any(len(z) for z in s.state.player_zones["bid_pile"]))
+    state = session.state
+    tokens = [e for e in state.entities.values() if e.kind == "token" and e.zone.name == "council"]
+    assert tokens and all(t.face_down for t in tokens)
+    for seat in range(4):
+        seen = view(state, seat)
+        visible = set(seen["entities"])
+        assert not visible & {t.id for t in tokens}, "no one sees a power token's identity or value"
+        for other in range(4):
+            hand = {e.id for e in state.player_zones["hand"][other].items}
+            if other == seat:
+                assert hand <= visible
+            else:
+                assert not hand & visible
+        for q in range(4):
+            assert {e.id for e in state.player_zones["bid_pile"][q].items} <= visible
+            councils = {e.id for e in state.player_zones["council"][q].items if e.kind == "ally"}
+            assert councils <= visible
+        assert not {e.id for e in state.game_zones["influence_deck"].items} & visible
+
+
+def test_tokens_revealed_at_the_end(game):
+    session = play_random(game, 4, 3)
+    tokens = [e for e in session.state.entities.values() if e.kind == "token" and e.zone.name == "council"]
+    assert tokens and not any(t.face_down for t in tokens)
+    assert set(view(session.state, 0)["entities"]) >= {t.id for t in tokens}
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "+".join(v) or "basic")
+def test_logged_games_replay_exactly(game, variants):
+    for seed in (1, 2):
+        session = play_random(game, 5, seed, variants)
+        outcome = replay(make_log(session, "btwixt"))
+        assert outcome.matches, outcome.reason
+
+
+def test_replay_detects_a_changed_decision(game):
+    session = play_random(game, 4, 9)
+    log = make_log(session, "btwixt")
+    for entry in log["decisions"]:
+        if entry[0] > 0:
+            entry[0] -= 1
+            entry[1] = ""
+            break
+    outcome = replay(log)
+    assert not outcome.matches
