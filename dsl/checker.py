@@ -229,6 +229,9 @@ class Checker:
             self.stmt(s, scope, in_proc)
 
     def stmt(self, s, scope: Scope, in_proc: bool) -> None:
+        if isinstance(s, (ast.Choose, ast.ChooseOrder, ast.Menu)) and s.by is None and scope.lookup("you") is None:
+            self.report.error("DSL-PLACE", "nobody is named to make this choice", s.span,
+                              "add 'by PLAYER' (in a card's text the default is 'you')")
         if isinstance(s, ast.Let):
             if isinstance(s.value, ast.Call) and self.signatures.get(s.value.func, Signature("", [], "")).kind == "procedure":
                 self.call(s.value, scope, allow_procedure=True)
