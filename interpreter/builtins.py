@@ -199,16 +199,20 @@ def compile_query(func: str, var: str, coll, cond, value, keys, pred=None, elem_
             vars_ = env.vars
             for x in items_of(coll(env)):
                 vars_[var] = x
-                if cond is None or cond(env):
+                if (cond is None or cond(env)) and (value is None or value(env)):
                     return True
             return False
         return some
     if func == "all":
         def every(env):
+            """all(x in C where P): every x satisfies P; all(E for x in C [where P]): E holds for each (chosen) x."""
             vars_ = env.vars
             for x in items_of(coll(env)):
                 vars_[var] = x
-                if not cond(env):
+                if value is None:
+                    if not (cond(env) if cond is not None else x):
+                        return False
+                elif (cond is None or cond(env)) and not value(env):
                     return False
             return True
         return every
@@ -281,6 +285,8 @@ def _element_query(func: str, coll, cond, value, pred, elem_value):
     """count/sum/any/list whose filter and value read only the element: no variables involved."""
     if (cond is not None and pred is None) or (value is not None and elem_value is None):
         return None
+    if func in ("any", "all") and value is not None:
+        return None  # any(E for x in C): the general loop below tests E
     if func == "count" and pred is not None:
         return lambda env: sum(1 for x in items_of(coll(env)) if pred(x))
     if func == "any" and pred is not None:

@@ -154,6 +154,11 @@ class Compiler:
                 self.game.hooked_events.add(decl.event)
             elif isinstance(decl, ast.Modifier):
                 self.game.modified.add(decl.func)
+        # An event that ends temporary abilities must go through the resolver, which expires them.
+        for module in self.content.modules:
+            for node in _walk(module.decls):
+                if isinstance(node, ast.Until):
+                    self.game.hooked_events.add(node.event)
         procs = {d.name: d for m, d in self.decls if isinstance(d, (ast.Procedure, ast.EventDecl)) and m.owner is None}
         changed = True
         while changed:
@@ -913,6 +918,12 @@ class Compiler:
 
 def _nothing(env):
     return None
+
+
+def _walk(nodes):
+    for node in nodes:
+        yield node
+        yield from _walk(ast.children(node))
 
 
 def _local_name(node) -> str | None:

@@ -75,7 +75,8 @@ class Resolver:
             variables[name] = value
         env = Env(self.rt, variables)
         self.rt.at = hook.span
-        if hook.cond is not None and not hook.cond(env):
+        # A modifier's condition may read `value`, so it is tested when the modifier applies.
+        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(env):
             return
         controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
         found.append(Candidate(hook, env, self._key(hook, source, controller), controller, source))

@@ -114,7 +114,8 @@ class Runtime:
         for cand in reversed(found):  # the highest priority applies last, so it has the final word
             self.at = cand.hook.span
             cand.env.vars["value"] = value
-            value = cand.hook.expr(cand.env)
+            if cand.hook.cond is None or cand.hook.cond(cand.env):
+                value = cand.hook.expr(cand.env)
         return value
 
     def card_function(self, entity: Entity, name: str, args: list):

@@ -153,7 +153,11 @@ def _check(compiler: Compiler, stmts: list | None, expr) -> str | None:
 def _expect(compiler: Compiler, doc: YamlDoc, key: tuple, text: str, session: Session, outcome: ScenarioOutcome) -> None:
     node = parse_expression(doc.source_of(key, text))
     _check(compiler, None, node)
-    value = compiler.expr(node)(Env(session.rt, {}))
+    try:
+        value = compiler.expr(node)(Env(session.rt, {}))
+    except Exception as exc:  # an expectation that cannot be evaluated is a failure, not a traceback
+        outcome.failures.append(f"{doc.span(key)}: cannot evaluate {text.strip()!r}: {type(exc).__name__}: {exc}")
+        return
     if value is True:
         return
     detail = ""
