@@ -241,7 +241,7 @@ def compile_query(func: str, var: str, coll, cond, value, keys, pred=None, elem_
                 items = ranked(env)
                 if not items:
                     return None
-                return items[0] if func == "max" else items[-1]
+                return items[-1] if func == "max" else items[0]  # the ranking is ascending unless a key says otherwise
             return extreme
 
         def group(env):
