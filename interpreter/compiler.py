@@ -54,10 +54,12 @@ DONE = Done()
 class MenuChoice:
     name: str
     args: tuple
+    player_args: tuple = ()  # which args are players, labelled P1, P2, ...
 
     def __str__(self) -> str:
         from interpreter.decisions import label_of
-        return " ".join([self.name, *(label_of(a) for a in self.args)])
+        return " ".join([self.name, *(player_label(a) if i in self.player_args else label_of(a)
+                                      for i, a in enumerate(self.args))])
 
 
 @dataclass
@@ -160,6 +162,9 @@ class Compiler:
                 if isinstance(node, ast.Until):
                     self.game.hooked_events.add(node.event)
         procs = {d.name: d for m, d in self.decls if isinstance(d, (ast.Procedure, ast.EventDecl)) and m.owner is None}
+        if self.content.vocabulary.priority.ties == "choose":
+            self.yielding.update(e for e, hooks in hooks_by_event.items()
+                                 if len([h for h in hooks if isinstance(h, ast.Trigger)]) > 1)
         changed = True
         while changed:
             changed = False
@@ -374,10 +379,12 @@ class Compiler:
     def s_Log(self, s):
         message = self.expr(s.message)
         to = self.expr(s.to) if s.to is not None else None
+        span = s.span
 
         def log(env):
             rt = env.rt
             if rt.account is not None:
+                rt.at = span
                 rt.account(to(env) if to else None, message(env))
         return log, False
 
@@ -416,6 +423,7 @@ class Compiler:
         qty = self.expr(s.qty) if s.qty is not None else None
         kind = s.qty_kind
         prompt = span.text.strip()
+        players = s.coll.type in ("list[player]",)
 
         def candidates(env):
             items = builtins.items_of(coll(env))
@@ -436,7 +444,7 @@ class Compiler:
                 if len(items) <= 1:
                     env.vars[var] = items[0] if items else None
                     return
-                i = yield Decision(by(env), prompt, items)
+                i = yield Decision(by(env), prompt, items, players=players)
                 env.vars[var] = items[i]
                 return
             n = qty(env)
@@ -447,7 +455,7 @@ class Compiler:
             chosen: list = []
             while len(chosen) < high:
                 options = items + [DONE] if len(chosen) >= low else items
-                pick = options[0] if len(options) == 1 else options[(yield Decision(player, prompt, options, "pick"))]
+                pick = options[0] if len(options) == 1 else options[(yield Decision(player, prompt, options, "pick", players=players))]
                 if pick is DONE:
                     break
                 chosen.append(pick)
@@ -459,6 +467,7 @@ class Compiler:
         coll, var, span = self.expr(s.coll), s.var, s.span
         by = self.chooser(s.by)
         prompt = span.text.strip()
+        players = s.coll.type in ("list[player]",)
 
         def choose_order(env):
             env.rt.at = span
@@ -466,7 +475,7 @@ class Compiler:
             player = by(env) if len(remaining) > 1 else None
             ordered = []
             while len(remaining) > 1:
-                i = yield Decision(player, prompt, remaining, "order")
+                i = yield Decision(player, prompt, remaining, "order", players=players)
                 ordered.append(remaining.pop(i))
             env.vars[var] = ordered + remaining
         return choose_order, True
@@ -480,7 +489,9 @@ class Compiler:
             bindings = [(b.var, self.expr(b.coll), self.expr(b.cond) if b.cond is not None else None) for b in opt.bindings]
             cond = self.expr(opt.cond) if opt.cond is not None else None
             body, yields = self.block(opt.body)
-            options.append((opt.name, list(opt.params), bindings, cond, body, yields))
+            types = {b.var: b.coll.type for b in opt.bindings}
+            player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
+            options.append((opt.name, list(opt.params), bindings, cond, body, yields, player_args))
         otherwise = self.block(s.otherwise) if s.otherwise is not None else None
 
         def expand(env, bindings, cond, i, bound, out, option_index):
@@ -501,7 +512,7 @@ class Compiler:
         def menu(env):
             env.rt.at = span
             entries: list = []
-            for index, (name, params, bindings, cond, body, yields) in enumerate(options):
+            for index, (name, params, bindings, cond, body, yields, _) in enumerate(options):
                 expand(env, bindings, cond, 0, [], entries, index)
             if not entries:
                 if otherwise is not None:
@@ -515,9 +526,9 @@ class Compiler:
                 for index, bound in entries:
                     name, params, bindings = options[index][:3]
                     names = [b[0] for b in bindings]
-                    values.append(MenuChoice(name, tuple(bound[names.index(p)] for p in params)))
+                    values.append(MenuChoice(name, tuple(bound[names.index(p)] for p in params), options[index][6]))
                 index, bound = entries[(yield Decision(by(env), prompt, values, "menu"))]
-            name, params, bindings, cond, body, yields = options[index]
+            name, params, bindings, cond, body, yields, _ = options[index]
             for (var, _, _), value in zip(bindings, bound):
                 env.vars[var] = value
             return (yield from body(env)) if yields else body(env)

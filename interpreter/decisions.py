@@ -40,14 +40,19 @@ class Decision:
     player: int
     prompt: str
     values: list
-    kind: str = "choose"  # choose | menu | done-or-pick | order
+    kind: str = "choose"  # choose | menu | pick (several, one at a time) | order
     secret: bool = False
+    players: bool = False  # the options are players: label them P1, P2, ...
     _labels: list | None = field(default=None, repr=False)
 
     @property
     def labels(self) -> list:
         if self._labels is None:
-            self._labels = [label_of(v) for v in self.values]
+            if self.players:
+                self._labels = [player_label(v) if isinstance(v, int) and not isinstance(v, bool) else label_of(v)
+                                for v in self.values]
+            else:
+                self._labels = [label_of(v) for v in self.values]
         return self._labels
 
     def __len__(self) -> int:

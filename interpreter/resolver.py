@@ -95,12 +95,26 @@ class Resolver:
                 k = source.kind if source is not None else None
                 parts.append(p.kinds.index(k) if k in p.kinds else len(p.kinds))
             elif part == "player":
+                # player_from names a variable holding either one player (then clockwise from them)
+                # or a whole turn order, such as a track (then that list's order).
                 n = self.rt.state.players
                 start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
-                parts.append(n if controller is None else (controller - (start or 0)) % n)
+                if controller is None:
+                    parts.append(n)
+                elif isinstance(start, list):
+                    parts.append(start.index(controller) if controller in start else n)
+                else:
+                    parts.append((controller - (start or 0)) % n)
         parts.append(hook.order)
         parts.append(source.id if source is not None else "")
         return tuple(parts)
+
+    def tied(self, fired: list[Candidate]) -> list[Candidate]:
+        """With `ties: choose`, abilities equal in priority and under one controller: that player orders them."""
+        first = fired[0]
+        if self.policy.ties != "choose" or first.controller is None:
+            return [first]
+        return [c for c in fired if c.key[:-2] == first.key[:-2] and c.controller == first.controller]
 
     def trace(self, kind: str, event: str, chosen: list[Candidate]) -> None:
         if self.rt.trace is None or not chosen:

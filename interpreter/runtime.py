@@ -85,9 +85,21 @@ class Runtime:
         env = Env(self, dict(zip(proc.params, args)))
         r = (yield from proc.body(env)) if proc.body_yields else proc.body(env)
         if res.has("trigger", name):
-            fired = res.collect("trigger", name, args)
-            res.trace("trigger", name, fired)
-            for cand in fired:
+            # One ability at a time, looking again after each: an ability whose card was cancelled
+            # or moved away no longer fires, and one that became active meanwhile takes its turn.
+            done: set = set()
+            while True:
+                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
+                if not fired:
+                    break
+                cand = fired[0]
+                tied = res.tied(fired)
+                if len(tied) > 1:
+                    pick = yield Decision(cand.controller, f"which ability resolves first ({name})",
+                                          [c.source for c in tied], "order")
+                    cand = tied[pick]
+                res.trace("trigger", name, [cand])
+                done.add((id(cand.hook), cand.source))
                 if cand.hook.yields:
                     yield from cand.hook.body(cand.env)
                 else:

@@ -2,9 +2,8 @@
 
 Each mini game under tests/snippets/ loads without a diagnostic, compiles, and plays the
 hard cases the docs describe. The docs quote every snippet file verbatim, so the two
-cannot drift apart. Tests marked xfail(strict=True) document a language gap or an engine
-bug (see the reason); they turn into failures as soon as the engine is fixed, so that the
-marker gets removed.
+cannot drift apart. Tests marked xfail(strict=True) document a language gap (see the
+reason); they turn into failures as soon as the engine closes it, so that the marker gets removed.
 """
 from __future__ import annotations
 
@@ -145,8 +144,8 @@ def test_btwixt_triumph_card_waits_for_the_bid_to_be_won():
     t.put("bribe", "hand", 0)
     t.put("sellswords_1", "hand", 1)
     s = t.run("play_round", answers=["bid bribe"])
-    assert s.pending.player == 0 and s.pending.labels == ["1", "2"]  # whom to bribe
-    s.answer("2")
+    assert s.pending.player == 0 and s.pending.labels == ["P2", "P3"]  # whom to bribe
+    s.answer("P3")
     assert s.pending.player == 1  # P2's turn to bid: the bid is not won yet
     assert t.ids("bid_pile", 2) == ["bribe"]
     s.answer("kneel_down")
@@ -170,12 +169,8 @@ def test_btwixt_during_this_round_ability_applies_in_its_round():
     assert s.finished
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: a temporary ability ('until EVENT:') only expires when EVENT is called through "
-    "Runtime.invoke, which the compiler uses only for events that some static trigger or replacement "
-    "hooks (Compiler.analyse never adds an until's event to hooked_events); play_round called from "
-    "play_season goes straight to its body, so Petyr Baelish's 'During this round' never ends"))
 def test_btwixt_during_this_round_ability_ends_with_the_round():
+    """Case 2a: in round 2 Petyr Baelish's ability is over; play_round is called from play_season."""
     t = Table("btwixt_mini", 3)
     t.put("petyr_baelish", "ally_deck", top=True)
     t.put("sellswords_1", "hand", 0)
@@ -256,8 +251,8 @@ def test_agot_secret_bids_are_all_asked_before_any_applies():
         s.answer(amount)
     assert asked == [0, 1, 2]
     # P1 and P2 tied at 3: P3, who holds the Iron Throne, orders them.
-    assert s.pending.player == 2 and s.pending.kind == "order" and s.pending.labels == ["0", "1"]
-    s.answer("1")
+    assert s.pending.player == 2 and s.pending.kind == "order" and s.pending.labels == ["P1", "P2"]
+    s.answer("P2")
     assert t.state.game_vars["throne_track"] == [1, 0, 2] and t.state.game_vars["iron_throne"] == 1
     assert t.pvar("power") == [2, 2, 4]
     for amount in ["2", "0", "4"]:  # the Fiefdoms: no tie
@@ -267,8 +262,8 @@ def test_agot_secret_bids_are_all_asked_before_any_applies():
     assert s.pending.player == 1 and s.pending.labels == ["0", "1", "2"]
     s.answer("2")
     # P1 and P3 tied at 0: P2 holds the Iron Throne now and orders them.
-    assert s.pending.player == 1 and s.pending.labels == ["0", "2"]
-    s.answer("2")
+    assert s.pending.player == 1 and s.pending.labels == ["P1", "P3"]
+    s.answer("P3")
     assert s.finished
     assert t.state.game_vars["kings_court_track"] == [1, 2, 0]
     assert t.logs[:3] == ["P1 bids 3", "P2 bids 3", "P3 bids 1"]
@@ -312,29 +307,33 @@ def test_agot_orders_are_placed_face_down_then_revealed_and_resolved_by_type_in_
     ]
 
 
-def march_table(ship_in_sunset_sea: str) -> Table:
+def march_from_lannisport(ships) -> Session:
+    """A Lannister footman in Lannisport, ships where told; returns the pending 'where to' decision."""
     t = agot()
     t.put("lannister_footman_1", "units", "lannisport")
-    t.put("lannister_ship_1", "units", "the_golden_sound")
-    t.put(ship_in_sunset_sea, "units", "sunset_sea")
-    t.put("lannister_ship_3", "units", "west_summer_sea")
-    return t
+    for ship, sea in ships:
+        t.put(ship, "units", sea)
+    return t.run("march_units", 0, t.e("lannisport"))
 
 
-def test_agot_march_reaches_a_land_across_a_chain_of_friendly_seas():
-    """Case 7: Lannisport -> Golden Sound -> Sunset Sea -> West Summer Sea -> Highgarden, The Arbor."""
-    t = march_table("lannister_ship_2")
-    s = t.run("march_units", 0, t.e("lannisport"))
+def test_agot_march_reaches_a_land_across_two_friendly_seas():
+    """Case 7: Lannisport -> The Golden Sound -> Sunset Sea -> Flint's Finger; staying is the last option."""
+    s = march_from_lannisport([("lannister_ship_1", "the_golden_sound"), ("lannister_ship_2", "sunset_sea")])
     assert s.pending.player == 0
-    assert s.pending.labels == ["searoad_marches", "highgarden", "the_arbor", "lannisport"]
-    s.answer("the_arbor")
-    assert s.finished and t.ids("units", "the_arbor") == ["lannister_footman_1"]
+    assert s.pending.labels == ["searoad_marches", "flints_finger", "lannisport"]
+    s.answer("flints_finger")
+    assert s.finished and [u.id for u in s.state.zone("units", s.state.entities["flints_finger"])] == ["lannister_footman_1"]
 
 
 def test_agot_march_does_not_cross_a_sea_held_only_by_an_enemy():
-    t = march_table("greyjoy_ship_1")
-    s = t.run("march_units", 0, t.e("lannisport"))
+    s = march_from_lannisport([("lannister_ship_1", "the_golden_sound"), ("greyjoy_ship_1", "sunset_sea")])
     assert s.pending.labels == ["searoad_marches", "lannisport"]
+
+
+def test_agot_march_follows_a_longer_chain():
+    s = march_from_lannisport([("lannister_ship_1", "the_golden_sound"), ("lannister_ship_2", "sunset_sea"),
+                               ("lannister_ship_3", "west_summer_sea")])
+    assert s.pending.labels == ["searoad_marches", "flints_finger", "highgarden", "the_arbor", "lannisport"]
 
 
 def combat_table(houses, track, hands) -> Table:
@@ -376,17 +375,13 @@ def test_agot_support_and_after_the_outcome():
     t.put("support_order_1", "order_slot", "lannisport")
     s = t.run("combat", 0, 1, area)
     # P2 may back itself or stay out, never back its opponent. Each side has one card: nobody is asked.
-    assert s.pending.player == 1 and s.pending.labels == ["support 1", "stay_out"]
-    s.answer("support 1")
+    assert s.pending.player == 1 and s.pending.labels == ["support P2", "stay_out"]
+    s.answer("support P2")
     assert s.finished
     assert t.pvar("combat_strength")[:2] == [1 + 1, 2 + 1 + 4]
     assert t.pvar("power") == [5, 7, 5]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "language gap: the resolver collects every trigger of an event before running any, and never "
-    "checks again that a source is still where its abilities work; Tyrion returns Mace Tyrell to "
-    "the hand, yet Mace's ability still resolves (and the newly chosen card's ability never does)"))
 def test_agot_cancelled_house_card_does_not_resolve():
     t = combat_table(("tyrell", "lannister", "martell"), (0, 1, 2),
                      {0: ["mace_tyrell", "margaery_tyrell"], 1: ["tyrion_lannister", "tywin_lannister"]})
@@ -399,10 +394,6 @@ def test_agot_cancelled_house_card_does_not_resolve():
     assert t.ids("units", area) == ["tyrell_footman_1", "tyrell_knight", "lannister_footman_1", "lannister_footman_2"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "language gap: the priority policy orders players only clockwise from one player "
-    "(priority.player_from), but AGoT's turn order is the Iron Throne track, any permutation "
-    "of the seats; there is no way to name a list[player] variable as the player order"))
 def test_agot_other_abilities_resolve_in_iron_throne_order():
     # Track P1, P3, P2: Doran Martell (P3) resolves before Mace Tyrell (P2); seats say otherwise.
     t = combat_table(("lannister", "tyrell", "martell"), (0, 2, 1),
