@@ -73,7 +73,7 @@ def load_game(root: Path) -> GameContent:
         return GameContent(root, {}, Vocabulary(), report=report)
     doc = _read(manifest_path, report, hasher)
     manifest = doc.data if isinstance(doc.data, dict) else {}
-    if doc.data is not None:
+    if doc.data is not None and not doc.broken:
         report.add(validate(doc, load_schema("game.schema.json")))
     voc = build_vocabulary(doc, report)
     content = GameContent(root, manifest, voc, report=report)
@@ -84,7 +84,8 @@ def load_game(root: Path) -> GameContent:
         cdoc = _read(root / rel, report, hasher)
         if cdoc.data is None:
             continue
-        report.add(validate(cdoc, schema))
+        if not cdoc.broken:
+            report.add(validate(cdoc, schema))
         if isinstance(cdoc.data, list):
             for i, item in enumerate(cdoc.data):
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
@@ -137,10 +138,12 @@ def _display(path: Path) -> str:
 
 
 def _read(path: Path, report: Report, hasher) -> YamlDoc:
+    """Parse one YAML file. A file with YAML errors gets no schema check, whose errors would only echo them."""
     text = path.read_text(encoding="utf-8")
     hasher.update(path.name.encode() + b"\0" + text.encode())
     doc, problems = load_yaml(_display(path), text)
     report.add(problems)
+    doc.broken = bool(problems)
     return doc
 
 

@@ -16,6 +16,8 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from dsl.diagnostics import Diagnostic, Source, Span
 
 CORE = "tag:yaml.org,2002:"
+# The only tags plain data may carry; anything else (!!python/..., !local) is refused.
+CORE_TAGS = {CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -35,6 +37,7 @@ class YamlDoc:
     text: str
     data: object = None
     positions: dict = field(default_factory=dict)  # path tuple -> Pos
+    broken: bool = False  # it had YAML errors
 
     def pos(self, path: tuple) -> Pos:
         """Position of the value at `path`, or of its nearest ancestor."""
@@ -98,7 +101,7 @@ def _convert(doc: YamlDoc, node, path: tuple, problems: list[Diagnostic]):
     pos = Pos(node.start_mark.line + 1, node.start_mark.column + 1,
               getattr(node, "style", None) if isinstance(node, ScalarNode) else None)
     doc.positions[path] = pos
-    if tag.startswith("!") or (tag and not tag.startswith(CORE)):
+    if tag and tag not in CORE_TAGS:
         problems.append(Diagnostic("YAML-TAG", f"the tag '{tag}' is not allowed", doc.span(path),
                                    "content files hold plain data only: remove the tag"))
         return None

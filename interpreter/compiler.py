@@ -382,10 +382,12 @@ class Compiler:
         span = s.span
 
         def log(env):
+            # Evaluated even with nobody listening, so an error in a log line shows in simulations too.
             rt = env.rt
+            rt.at = span
+            text = message(env)
             if rt.account is not None:
-                rt.at = span
-                rt.account(to(env) if to else None, message(env))
+                rt.account(to(env) if to else None, text)
         return log, False
 
     def s_Return(self, s):

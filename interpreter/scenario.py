@@ -51,6 +51,8 @@ def run_scenario(path: Path) -> ScenarioOutcome:
     outcome.name = data["name"]
     try:
         _run(doc, data, path, outcome)
+        if data.get("expect_error"):
+            outcome.failures.append(f"expected the run to stop with {data['expect_error']}, but it did not")
     except DiagnosticError as err:
         expected = data.get("expect_error")
         codes = [d.code for d in err.diagnostics]
