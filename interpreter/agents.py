@@ -1,7 +1,6 @@
 """Agents answer Decisions. They all use the same path: a decision, the player's view, an answer."""
 from __future__ import annotations
 
-import json
 import random
 import sys
 
@@ -49,11 +48,13 @@ class HumanAgent:
     def decide(self, decision: Decision, view) -> int:
         out = self.stdout
         out.write(f"\n--- {player_label(decision.player)}, your decision ---\n")
+        names = {eid: info.get("name", eid) for eid, info in view["entities"].items()}
         for name, items in view["zones"].items():
-            out.write(f"  {name}: {_show(items)}\n")
+            out.write(f"  {name}: {_show(items, names)}\n")
         out.write(f"{decision.prompt}\n")
         for i, label in enumerate(decision.labels):
-            out.write(f"  [{i}] {label}\n")
+            shown = " ".join(f"{names[w]} ({w})" if w in names else w for w in label.split(" "))
+            out.write(f"  [{i}] {shown}\n")
         while True:
             out.write("> ")
             out.flush()
@@ -66,10 +67,10 @@ class HumanAgent:
                 out.write("not a legal option; type its number or its label\n")
 
 
-def _show(items) -> str:
+def _show(items, names: dict) -> str:
     if isinstance(items, dict):
         return f"{items.get('count', 0)} hidden"
-    return json.dumps(items, ensure_ascii=False)
+    return ", ".join("(hidden)" if i is None else names.get(i, i) for i in items) or "empty"
 
 
 def make_agent(kind: str, seat: int, seed: int):

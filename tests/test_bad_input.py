@@ -429,4 +429,4 @@ def test_runtime_error_in_log_does_not_depend_on_the_listener(tmp_path):
     with pytest.raises(DiagnosticError):
         Session(game, 2, 0, procedure="crash", account=lambda to, text: None)
     with pytest.raises(DiagnosticError):
-        Session(game, 2, 0, procedure="crash")  # no listener: no error today
+        Session(game, 2, 0, procedure="crash")  # the same error without a listener
