@@ -660,8 +660,9 @@ class Checker:
             self.numeric(lt, node.left.span)
             self.numeric(rt, node.right.span)
             return "bool"
-        if op == "+" and (lt.startswith("list[") or rt.startswith("list[")):
-            return lt if lt.startswith("list[") else rt
+        if op == "+" and (lt.startswith("list[") or rt.startswith("list[") or "zone" in (lt, rt)):
+            listed = [t for t in (lt, rt) if t.startswith("list[")]
+            return listed[0] if listed else "list[entity]"
         if op == "+" and "text" in (lt, rt):
             return "text"
         self.numeric(lt, node.left.span)

@@ -114,7 +114,8 @@ def load_game(root: Path) -> GameContent:
     checker.check_modules(content.modules)
     content.checker = checker
     start = manifest.get("start")
-    if start and start not in checker.signatures:
+    unparsed = any(d.code in ("DSL-SYNTAX", "DSL-INDENT") for d in report.diagnostics)
+    if start and start not in checker.signatures and not unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
                      did_you_mean(start, checker.signatures))
     score = manifest.get("score")

@@ -797,7 +797,7 @@ class Compiler:
             return lambda env: left(env) and right(env)
         if op == "or":
             return lambda env: left(env) or right(env)
-        if op == "+" and (node.left.type.startswith("list[") or node.left.type == "zone"):
+        if op == "+" and any(t.startswith("list[") or t == "zone" for t in (node.left.type, node.right.type)):
             return lambda env: list(builtins.items_of(left(env))) + list(builtins.items_of(right(env)))
         fn = _BINARY[op]
         const = _constant(node.right)

@@ -230,7 +230,7 @@ class Session:
             raise
         except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks
             self.pending = None
-            message = str(exc) if isinstance(exc, RuntimeError) else f"{type(exc).__name__}: {exc}"
+            message = _explain(exc)
             self.error = Diagnostic("RUN-ERROR", message, self.rt.at)
             raise DiagnosticError([self.error]) from None
         self.pending = None
@@ -240,3 +240,15 @@ class Session:
         score = self.game.content.manifest.get("score")
         scores = [pv.get(score) for pv in self.state.player_vars] if score else []
         self.result = Result(list(self.state.winners), scores, len(self.history))
+
+
+def _explain(exc: Exception) -> str:
+    """A runtime failure of content, in the words of the rules language rather than Python's."""
+    text = str(exc)
+    if isinstance(exc, RuntimeError):
+        return text
+    if "'NoneType'" in text:
+        return f"a value used here is none (no component, player or number): {text}"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(exc).__name__}: {text}"
