@@ -15,7 +15,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.agents import make_agent
-from interpreter.decisions import IllegalDecision, player_label
+from interpreter.decisions import player_label
 from interpreter.gamelog import make_log, read_log, replay, write_log
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
 from interpreter.runtime import Session

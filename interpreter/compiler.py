@@ -112,12 +112,14 @@ def compile_game(content: GameContent) -> CompiledGame:
 
 
 class Compiler:
-    def __init__(self, content: GameContent):
+    def __init__(self, content: GameContent, game: CompiledGame | None = None):
+        """A compiler for a game's content, or, given `game`, for extra text against a compiled game."""
         self.content = content
-        self.game = CompiledGame(content)
-        self.yielding: set = set()  # events/procedures that may reach a decision
-        self.decls = list(all_decls(content.modules))
-        self.order = 0
+        self.game = game or CompiledGame(content)
+        # events/procedures that may reach a decision
+        self.yielding: set = {n for n, p in self.game.procs.items() if p.yields}
+        self.decls = [] if game else list(all_decls(content.modules))
+        self.order = 1_000_000 if game else 0
         # Inlining of pure rule functions: parameters stand for the caller's argument closures,
         # and the callee's own comprehension variables get fresh names so they cannot clobber the caller's.
         self.subst: dict = {}
@@ -128,12 +130,7 @@ class Compiler:
     @classmethod
     def extending(cls, game: CompiledGame) -> "Compiler":
         """A compiler for extra text (a scenario's statements) against an already compiled game."""
-        c = cls(game.content.__class__(game.content.root, game.content.manifest, game.content.vocabulary))
-        c.content = game.content
-        c.game = game
-        c.yielding = {name for name, proc in game.procs.items() if proc.yields}
-        c.order = 1_000_000
-        return c
+        return cls(game.content, game)
 
     def local(self, name: str) -> str:
         return self.rename.get(name, name)

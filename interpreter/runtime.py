@@ -5,7 +5,7 @@ options, and takes answers one at a time (refusing illegal ones without touching
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.compiler import CompiledGame, Env, GameOver, Ret

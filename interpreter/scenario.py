@@ -164,7 +164,6 @@ def _expect(compiler: Compiler, doc: YamlDoc, key: tuple, text: str, session: Se
         return
     detail = ""
     if isinstance(node, ast.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "notin"):
-        from interpreter.compiler import show
         left = compiler.expr(node.left)(Env(session.rt, {}))
         right = compiler.expr(node.right)(Env(session.rt, {}))
         detail = f" (left side: {_listing(left, node.left.type)}; right side: {_listing(right, node.right.type)})"
