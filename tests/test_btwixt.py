@@ -123,3 +123,45 @@ def test_replay_detects_a_changed_decision(game):
             break
     outcome = replay(log)
     assert not outcome.matches
+
+
+def first_pass(session, rng) -> tuple[list, list]:
+    """Answer the first wave of draft picks; return the hands before it and the hands after the pass."""
+    state = session.state
+    n = state.players
+    before = [[e.id for e in z.items] for z in state.player_zones["hand"]]
+    picks = []
+    for _ in range(n):
+        d = session.pending
+        assert d.secret, "draft picks are secret and simultaneous"
+        i = rng.randrange(len(d.values))
+        picks.append((d.player, d.values[i].id))
+        session.answer(i)
+    for seat, card in picks:
+        before[seat].remove(card)
+    after = [sorted(e.id for e in z.items) for z in state.player_zones["hand"]]
+    return [sorted(h) for h in before], after
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_draft_alternates_direction_each_season(game, players):
+    """Setup drafts to the left; every new season drafts the other way (with 5-6 players: left, then right)."""
+    session = Session(game, players, 8, ("draft",), start=False)
+    rng = random.Random(3)
+    n = players
+
+    def finish():
+        while session.pending is not None:
+            session.answer(rng.randrange(len(session.pending.values)))
+
+    session.call("setup")
+    while not session.pending.secret:  # rulers are chosen first
+        session.answer(0)
+    kept, received = first_pass(session, rng)
+    assert all(received[(q + 1) % n] == kept[q] for q in range(n)), "at setup the cards go to the left"
+    finish()
+    session.call("next_season")
+    kept, received = first_pass(session, rng)
+    assert all(received[(q - 1) % n] == kept[q] for q in range(n)), "the next season they go to the right"
+    finish()
+    assert all(len(z) == 10 for z in session.state.player_zones["hand"])
