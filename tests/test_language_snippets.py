@@ -405,3 +405,16 @@ def test_agot_other_abilities_resolve_in_iron_throne_order():
     while s.pending is not None:
         s.answer(0)
     assert sources(s, "reveal_house_cards") == ["doran_martell", "mace_tyrell"]
+
+
+def test_tied_abilities_are_ordered_by_their_controller():
+    """priority.ties: choose — two abilities equal in priority: the controller picks which goes first."""
+    from interpreter.compiler import compile_game
+    from dsl.loader import ensure_loaded
+    game = compile_game(ensure_loaded(Path(__file__).parent / "fixtures" / "ties_game"))
+    for first, expected in (("beta", ["beta", "alpha"]), ("alpha", ["alpha", "beta"])):
+        s = Session(game, 2, 0)
+        d = s.pending
+        assert d is not None and d.kind == "order" and sorted(d.labels) == ["alpha", "beta"]
+        s.answer(first)
+        assert s.finished and s.state.game_vars["trail"] == expected
