@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
     rp.add_argument("log", type=Path)
     rp.add_argument("--quiet", action="store_true")
+    rp.add_argument("--as", dest="viewer", metavar="PLAYER", help="tell the game as this player (P1, P2, ...) may see it: public lines and lines to them")
     rp.set_defaults(handler=cmd_replay)
 
     ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
@@ -221,7 +222,18 @@ def cmd_simulate(args) -> int:
 # ---------------------------------------------------------------- replay and explain
 def cmd_replay(args) -> int:
     log = read_log(args.log)
-    account = None if args.quiet else (lambda to, text: print("  " + text) if to is None else None)
+    viewer = None
+    if args.viewer:
+        seats = {player_label(i): i for i in range(log["players"])}
+        if args.viewer not in seats:
+            raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
+        viewer = seats[args.viewer]
+
+    def account(to, text):
+        if to is None or to == viewer:
+            print(("  " if to is None else "  (to you) ") + text)
+    if args.quiet:
+        account = None
     outcome = replay(log, account=account)
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1

@@ -302,3 +302,18 @@ def test_rules_play_subprocess():
     scores = [line for line in proc.stdout.splitlines() if line.startswith("Final scores:")]
     assert len(scores) == 1 and scores[0].count(" P") == 4  # the default is 4 players
     assert any(line.startswith("Winner: P") for line in proc.stdout.splitlines())
+
+
+def test_replay_as_a_player_shows_only_what_they_may_read(tmp_path, capsys):
+    """A log told for one player: public lines and the lines addressed to them, nothing else."""
+    game = Path(__file__).parent / "fixtures" / "ties_game"
+    log = tmp_path / "game.json"
+    assert main(["play", str(game), "--players", "2", "--log", str(log), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--as", "P1"]) == 0
+    mine = capsys.readouterr().out
+    assert "everyone reads this" in mine and "only P1 reads this" in mine
+    assert main(["replay", str(log), "--as", "P2"]) == 0
+    theirs = capsys.readouterr().out
+    assert "everyone reads this" in theirs and "only P1 reads this" not in theirs
+    assert main(["replay", str(log), "--as", "P7"]) == 2
