@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening
+        sys.stderr.close()
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -249,10 +252,16 @@ def cmd_explain(args) -> int:
         if not trace:
             print("no trigger, replacement or modifier fired in this game")
         for entry in trace:
-            print(f"{entry['kind']} on {entry['event']}:")
+            if entry["kind"] == "modifier":
+                note = " (applied last to first: the first listed has the final word)" if len(entry["order"]) > 1 else ""
+            else:
+                note = f" ({len(entry['order']) - 1} more waiting)" if len(entry["order"]) > 1 else ""
+            print(f"{entry['kind']} on {entry['event']}{note}:")
             for n, item in enumerate(entry["order"], 1):
                 who = "nobody" if item["controller"] is None else player_label(item["controller"])
-                print(f"  {n}. {item['source']} (controller {who}, timing {item['timing']}, priority key {item['key']}) at {item['at']}")
+                key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
+                mark = str(n) if entry["kind"] == "modifier" else ("runs" if n == 1 else "waits")
+                print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}")
     return 0 if outcome.matches else 1
 
 

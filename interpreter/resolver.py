@@ -109,6 +109,20 @@ class Resolver:
         parts.append(source.id if source is not None else "")
         return tuple(parts)
 
+    def _explain_key(self, c: Candidate) -> dict:
+        """The priority key in words: which timing class, source, kind and player place it where it is."""
+        out = {}
+        for part, value in zip(self.policy.order, c.key):
+            if part == "timing":
+                out["timing"] = c.hook.timing or "normal"
+            elif part == "source":
+                out["source"] = "card" if c.source is not None else "rules"
+            elif part == "kind":
+                out["kind"] = c.source.kind if c.source is not None else "-"
+            elif part == "player":
+                out["player order"] = value
+        return out
+
     def tied(self, fired: list[Candidate]) -> list[Candidate]:
         """With `ties: choose`, abilities equal in priority and under one controller: that player orders them."""
         first = fired[0]
@@ -127,7 +141,7 @@ class Resolver:
                 "controller": c.controller,
                 "timing": c.hook.timing or "normal",
                 "at": str(c.hook.span),
-                "key": list(c.key[:-2]),
+                "key": self._explain_key(c),
             } for c in chosen],
         })
 

@@ -98,7 +98,7 @@ class Runtime:
                     pick = yield Decision(cand.controller, f"which ability resolves first ({name})",
                                           [c.source for c in tied], "order")
                     cand = tied[pick]
-                res.trace("trigger", name, [cand])
+                res.trace("trigger", name, [cand] + [c for c in fired if c is not cand])
                 done.add((id(cand.hook), cand.source))
                 if cand.hook.yields:
                     yield from cand.hook.body(cand.env)

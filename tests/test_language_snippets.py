@@ -75,8 +75,15 @@ class Table:
 
 
 def sources(session: Session, event: str) -> list[str]:
-    """The order in which the resolver ran abilities on `event`, from the trace."""
-    return [o["source"] for t in session.rt.trace if t["event"] == event for o in t["order"]]
+    """The order in which the resolver ran abilities on `event`, from the trace.
+
+    A trigger entry lists the ability that ran first, then those still waiting; a modifier entry
+    lists every modifier, first in priority first."""
+    out = []
+    for t in session.rt.trace:
+        if t["event"] == event:
+            out.extend(o["source"] for o in (t["order"][:1] if t["kind"] == "trigger" else t["order"]))
+    return out
 
 
 # ---------------------------------------------------------------------------- the language itself
