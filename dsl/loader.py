@@ -58,6 +58,8 @@ def find_game_root(path: Path) -> Path | None:
 
 def entity_ids_of(record: dict) -> list[str]:
     copies = record.get("copies", 1)
+    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+        copies = 1  # the schema has already reported it
     rid = record["id"]
     return [rid] if copies == 1 else [f"{rid}_{i}" for i in range(1, copies + 1)]
 
@@ -75,6 +77,11 @@ def load_game(root: Path) -> GameContent:
     manifest = doc.data if isinstance(doc.data, dict) else {}
     if doc.data is not None and not doc.broken:
         report.add(validate(doc, load_schema("game.schema.json")))
+    if not report.ok or not isinstance(doc.data, dict):
+        # Without a sound manifest there is no vocabulary to check anything else against.
+        if doc.data is None and not doc.broken:
+            report.error("CONTENT-MISSING", f"{MANIFEST} is empty", Span(doc.path, 1, 1))
+        return GameContent(root, manifest, Vocabulary(), report=report)
     voc = build_vocabulary(doc, report)
     content = GameContent(root, manifest, voc, report=report)
     files = manifest.get("files") or {}

@@ -430,3 +430,15 @@ def test_runtime_error_in_log_does_not_depend_on_the_listener(tmp_path):
         Session(game, 2, 0, procedure="crash", account=lambda to, text: None)
     with pytest.raises(DiagnosticError):
         Session(game, 2, 0, procedure="crash")  # the same error without a listener
+
+
+@pytest.mark.parametrize("rel,old,new,code", [
+    ("cards/obelisks.yaml", "  copies: 4\n", "  copies: four\n", "SCHEMA-TYPE"),
+    ("game.yaml", "  enums:\n", "  enums: 7\n  x_enums:\n", "SCHEMA-TYPE"),
+    ("game.yaml", "  components:\n", "  components: 3\n  old:\n", "SCHEMA-TYPE"),
+    ("game.yaml", "    deck: {scope: game, visibility: hidden}", "    deck: {scope: planet, visibility: hidden}", "SCHEMA-ENUM"),
+])
+def test_malformed_structure_is_reported_not_crashed(tmp_path, rel, old, new, code):
+    """Shapes the loader does not expect stop at their schema error instead of a Python exception."""
+    root = broken_kb(tmp_path, rel, old, new)
+    assert code in [d.code for d in diagnostics(root)]
