@@ -31,6 +31,9 @@ class ScriptedAgent:
         self.position += 1
         return answer
 
+    def remaining(self) -> list:
+        return self.answers[self.position:]
+
 
 class ScriptExhausted(Exception):
     def __init__(self, decision: Decision):

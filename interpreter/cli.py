@@ -232,12 +232,10 @@ def cmd_replay(args) -> int:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
 
-    def account(to, text):
+    def tell(to, text):
         if to is None or to == viewer:
             print(("  " if to is None else "  (to you) ") + text)
-    if args.quiet:
-        account = None
-    outcome = replay(log, account=account)
+    outcome = replay(log, account=None if args.quiet else tell)
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
 

@@ -15,6 +15,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
+from interpreter.agents import ScriptedAgent, ScriptExhausted
 from interpreter.compiler import Compiler, Env
 from interpreter.decisions import IllegalDecision
 from interpreter.games import load_compiled, locate
@@ -73,18 +74,19 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
     content = game.content
     players = data.get("players", content.manifest["players"].get("default", content.manifest["players"]["min"]))
     session = Session(game, players, data.get("seed", 0), tuple(data.get("variants", [])), start=False, trace=True)
-    decisions = list(data.get("decisions", []))
+    script = ScriptedAgent(data.get("decisions", []))
     compiler = Compiler.extending(game)
 
     def drive(step: str) -> bool:
         while session.pending is not None:
-            if not decisions:
+            try:
+                label = script.decide(session.pending, None)
+            except ScriptExhausted:
                 if data.get("expect_pending") and step == "run":
                     return True
                 outcome.failures.append(f"{step}: no scripted decision left for {session.pending.prompt!r}; "
                                         f"options: {', '.join(session.pending.labels)}")
                 return False
-            label = decisions.pop(0)
             try:
                 session.answer(label)
             except IllegalDecision as err:
@@ -109,8 +111,9 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
         if session.pending is None or wanted not in session.pending.labels:
             shown = ", ".join(session.pending.labels) if session.pending else "nothing is asked"
             outcome.failures.append(f"expected '{wanted}' among the next decision's options; got: {shown}")
-    if decisions:
-        outcome.failures.append(f"{len(decisions)} scripted decision(s) were never asked: {decisions}")
+    unused = script.remaining()
+    if unused:
+        outcome.failures.append(f"{len(unused)} scripted decision(s) were never asked: {unused}")
     for i, text in enumerate(data["expect"]):
         _expect(compiler, doc, ("expect", i), text, session, outcome)
 
