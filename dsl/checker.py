@@ -661,8 +661,8 @@ class Checker:
             self.numeric(rt, node.right.span)
             return "bool"
         if op == "+" and (lt.startswith("list[") or rt.startswith("list[") or "zone" in (lt, rt)):
-            listed = [t for t in (lt, rt) if t.startswith("list[")]
-            return listed[0] if listed else "list[entity]"
+            kinds = {elem(t) for t in (lt, rt)}
+            return f"list[{kinds.pop()}]" if len(kinds) == 1 else "list[any]"
         if op == "+" and "text" in (lt, rt):
             return "text"
         self.numeric(lt, node.left.span)

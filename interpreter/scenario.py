@@ -90,7 +90,8 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
             try:
                 session.answer(label)
             except IllegalDecision as err:
-                raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), doc.span(("decisions",)))]) from None
+                where = doc.span(("decisions", script.position - 1))
+                raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), where)]) from None
         return True
 
     if data.get("setup", "run") == "run" and content.manifest.get("setup"):
