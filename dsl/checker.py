@@ -184,8 +184,9 @@ class Checker:
             self.expr(decl.expr, inner)
 
     def function_type(self, name: str) -> str:
+        """The type a function returns, as inferred from its body (any when unknown)."""
         sig = self.signatures.get(name)
-        return ANY if sig is None else ANY
+        return sig.returns if sig is not None else ANY
 
     def check_timing(self, decl) -> None:
         if decl.timing is not None and decl.timing not in self.voc.priority.timings:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dsl import ast
 from dsl.checker import Checker
-from dsl.diagnostics import DiagnosticError, Report, Span, did_you_mean
+from dsl.diagnostics import DiagnosticError, Report, Source, Span, did_you_mean
 from dsl.parser import parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
@@ -112,7 +112,7 @@ def load_game(root: Path) -> GameContent:
         text = path.read_text(encoding="utf-8")
         hasher.update(rel.encode() + b"\0" + text.encode())
         try:
-            content.modules.append(parse_module(_source(path, text, root)))
+            content.modules.append(parse_module(_source(path, text)))
         except DiagnosticError as err:
             report.add(err.diagnostics)
 
@@ -133,8 +133,7 @@ def load_game(root: Path) -> GameContent:
     return content
 
 
-def _source(path: Path, text: str, root: Path):
-    from dsl.diagnostics import Source
+def _source(path: Path, text: str) -> Source:
     return Source(_display(path), text, text)
 
 

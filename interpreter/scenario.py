@@ -18,7 +18,7 @@ from dsl.yaml_records import YamlDoc, load_yaml
 from interpreter.agents import ScriptedAgent, ScriptExhausted
 from interpreter.compiler import Compiler, Env
 from interpreter.decisions import IllegalDecision
-from interpreter.games import load_compiled, locate
+from interpreter.games import load_compiled
 from interpreter.runtime import Session
 
 
@@ -192,5 +192,3 @@ def find_scenarios(paths: list[Path]) -> list[Path]:
             found.append(p)
     return found
 
-
-__all__ = ["run_scenario", "find_scenarios", "ScenarioOutcome", "locate"]
