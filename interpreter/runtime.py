@@ -98,7 +98,8 @@ class Runtime:
                     pick = yield Decision(cand.controller, f"which ability resolves first ({name})",
                                           [c.source for c in tied], "order")
                     cand = tied[pick]
-                res.trace("trigger", name, [cand] + [c for c in fired if c is not cand])
+                if self.trace is not None:
+                    res.trace("trigger", name, [cand] + [c for c in fired if c is not cand])
                 done.add((id(cand.hook), cand.source))
                 if cand.hook.yields:
                     yield from cand.hook.body(cand.env)
