@@ -123,8 +123,8 @@ class ToAst(Transformer):
         return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
 
     # -------------------------------------------------------------- statements
-    def let_stmt(self, meta, name, value):
-        return ast.Let(self._span(meta), str(name), value)
+    def let_stmt(self, meta, name, type_name, value):
+        return ast.Let(self._span(meta), str(name), value, type_name)
 
     def assign_op(self, meta, tok):
         return str(tok)
@@ -336,7 +336,12 @@ class ToAst(Transformer):
         return str(tok)
 
     def list(self, meta, args):
-        return ast.ListLit(self._span(meta), args or [])
+        span = self._span(meta)
+        # [c in hand of p] is the zone's components now, a snapshot; never a list of one "is c in" test.
+        if args and len(args) == 1 and isinstance(args[0], ast.Binary) and args[0].op == "in" \
+                and isinstance(args[0].left, ast.Name):
+            return ast.Query(span, "list", args[0].left.id, args[0].right)
+        return ast.ListLit(span, args or [])
 
     def list_where(self, meta, expr, cond):
         span = self._span(meta)

@@ -111,13 +111,16 @@ def cmd_validate(args) -> int:
     for root in roots:
         content = load_game(root)
         diags = content.report.diagnostics
-        total += len(diags)
+        errors = sum(1 for d in diags if d.severity == "error")  # warnings are printed but do not fail
+        total += errors
         report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
         if not args.json:
             for d in diags:
                 print(d.render())
-            status = "ok" if not diags else f"{len(diags)} error(s)"
-            print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if diags else sys.stdout)
+            status = f"{errors} error(s)" if errors else "ok"
+            if len(diags) > errors:
+                status += f", {len(diags) - errors} warning(s)"
+            print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if errors else sys.stdout)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     return 1 if total else 0
@@ -160,12 +163,21 @@ def cmd_play(args) -> int:
 
     print(f"{game.content.manifest['name']}: {players} players, seed {args.seed}" +
           (f", variants {', '.join(args.variant)}" if args.variant else ""))
-    session = Session(game, players, args.seed, tuple(args.variant), account=account)
-    while session.pending is not None:
-        d = session.pending
-        agent = agents[d.player] if d.player is not None else agents[0]
-        seen = view(session.state, d.player) if d.player in humans else None
-        session.answer(agent.decide(d, seen))
+    session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False)
+    try:
+        session.call(game.content.manifest["start"])
+        while session.pending is not None:
+            d = session.pending
+            agent = agents[d.player] if d.player is not None else agents[0]
+            seen = view(session.state, d.player) if d.player in humans else None
+            session.answer(agent.decide(d, seen))
+    except DiagnosticError as err:
+        if args.log:  # the decisions up to the error, so that the game can be replayed and explained
+            log = make_log(session, _game_ref(args.game))
+            log["error"] = err.diagnostics[0].to_json()
+            write_log(log, args.log)
+            print(f"log (up to the error) written to {args.log}", file=sys.stderr)
+        raise
     result = session.result
     print("Final scores: " + ", ".join(f"{player_label(i)} {s}" for i, s in enumerate(result.scores)))
     print("Winner: " + (", ".join(player_label(w) for w in result.winners) or "nobody"))
@@ -189,7 +201,7 @@ def cmd_simulate(args) -> int:
     for i in range(args.games):
         seed = args.seed + i
         try:
-            session = Session(game, players, seed, tuple(args.variant), keep_labels=False)
+            session = Session(game, players, seed, tuple(args.variant))  # labels built, as in play
             agents = [make_agent("random", seat, seed) for seat in range(players)]
             while session.pending is not None:
                 d = session.pending

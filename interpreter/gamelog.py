@@ -55,10 +55,22 @@ class ReplayOutcome:
     session: Session
 
 
+def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Session) -> ReplayOutcome:
+    got = err.diagnostics[0]
+    if got.code == logged_error:
+        return ReplayOutcome(True, f"the replay stops with the logged error after {n} decision(s): {got.message}", session)
+    return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
+
+
 def replay(log: dict, trace: bool = False, account=None) -> ReplayOutcome:
     """Play the logged decisions again from the logged seed; the final state must be the same."""
     game = load_compiled(log["game"])
-    session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace)
+    session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False)
+    logged_error = (log.get("error") or {}).get("code")  # a game that stopped on an error is logged up to it
+    try:
+        session.call(game.content.manifest["start"])
+    except DiagnosticError as err:
+        return _stopped(err, logged_error, 0, session)
     notes = []
     if game.content.content_hash != log["content_hash"]:
         notes.append(f"the content changed since the log was written ({log['content_hash']} -> {game.content.content_hash})")
@@ -73,7 +85,11 @@ def replay(log: dict, trace: bool = False, account=None) -> ReplayOutcome:
         except IllegalDecision as err:
             return ReplayOutcome(False, f"decision {n}: {err}", session)
         except DiagnosticError as err:
+            if n == len(log["decisions"]):
+                return _stopped(err, logged_error, n, session)
             return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
+    if logged_error:
+        return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
     if session.pending is not None:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
     digest = session.state.digest()
