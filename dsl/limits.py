@@ -12,6 +12,10 @@ import sys
 MAX_FILE_BYTES = 8 * 1024 * 1024
 # A log holds one short line per decision: 32 MiB is several hundred thousand decisions.
 MAX_LOG_BYTES = 32 * 1024 * 1024
+# Copies of one record: a box holds tens of one card; 1,000 bounds the entities a single line can create.
+MAX_COPIES = 1_000
+# Seats at one table: no tabletop game seats more; it bounds the per-player state a manifest can ask for.
+MAX_PLAYERS = 100
 # Files a manifest's globs may name: a game has tens of files.
 MAX_GLOB_FILES = 10_000
 

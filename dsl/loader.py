@@ -90,6 +90,8 @@ def _load_game(root: Path) -> GameContent:
     manifest = doc.data if isinstance(doc.data, dict) else {}
     if doc.data is not None and not doc.broken:
         report.add(validate(doc, load_schema("game.schema.json")))
+        if report.ok:
+            _check_players(doc, report)
     if not report.ok or not isinstance(doc.data, dict):
         # Without a sound manifest there is no vocabulary to check anything else against.
         if doc.data is None and not doc.broken:
@@ -161,6 +163,18 @@ def _display(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def _check_players(doc: YamlDoc, report: Report) -> None:
+    """min <= default <= max, which a JSON Schema cannot say."""
+    spec = doc.data["players"]
+    low, high = spec["min"], spec["max"]
+    if low > high:
+        report.error("SCHEMA-VALUE", f"players: min {low} is more than max {high}", doc.span(("players", "min")),
+                     "the game is for min to max players")
+    elif "default" in spec and not low <= spec["default"] <= high:
+        report.error("SCHEMA-VALUE", f"players: the default {spec['default']} is not between min {low} and max {high}",
+                     doc.span(("players", "default")))
 
 
 def _text(path: Path, report: Report) -> str | None:

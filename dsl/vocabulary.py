@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from dsl.diagnostics import Report, did_you_mean
+from dsl.limits import MAX_COPIES
 from dsl.yaml_records import YamlDoc
 
 BASE_TYPES = {"number", "bool", "text", "player", "entity", "zone", "any"}
@@ -221,7 +222,7 @@ def record_schema(voc: Vocabulary) -> dict:
         "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "kind": {"enum": sorted(voc.kinds)},
         "name": {"type": "string"},
-        "copies": {"type": "integer", "minimum": 1},
+        "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
         "text": {"type": "string"},
         "effect": {"type": "string"},
         "source": {"type": "string", "minLength": 1},
