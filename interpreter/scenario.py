@@ -11,7 +11,8 @@ from pathlib import Path
 
 from dsl import ast
 from dsl.checker import Scope
-from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source
+from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span
+from dsl.inputs import read_text
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
@@ -42,10 +43,17 @@ class ScenarioOutcome:
 
 
 def run_scenario(path: Path) -> ScenarioOutcome:
-    text = path.read_text(encoding="utf-8")
-    doc, problems = load_yaml(str(path), text)
     outcome = ScenarioOutcome(path.stem, str(path))
-    if not problems and doc.data is not None:
+    try:
+        text = read_text(path, str(path))
+    except DiagnosticError as err:  # too large, not UTF-8, not a file
+        outcome.diagnostics = err.diagnostics
+        return outcome
+    doc, problems = load_yaml(str(path), text)
+    if not problems and doc.data is None:
+        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(str(path), 1, 1),
+                               "a scenario names at least a game and its expectations")]
+    elif not problems:
         problems = validate(doc, load_schema("scenario.schema.json"))
     if problems:
         outcome.diagnostics = problems
@@ -62,11 +70,20 @@ def run_scenario(path: Path) -> ScenarioOutcome:
 def _game_ref(data: dict, path: Path) -> str:
     ref = data["game"]
     candidate = (path.parent / ref)
-    return str(candidate) if (candidate / "game.yaml").is_file() else ref
+    try:
+        return str(candidate) if (candidate / "game.yaml").is_file() else ref
+    except OSError:  # a name too long for the system: not a folder here
+        return ref
 
 
 def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None:
-    game = load_compiled(_game_ref(data, path))
+    try:
+        game = load_compiled(_game_ref(data, path))
+    except DiagnosticError as err:
+        if not all(d.code == "USAGE" for d in err.diagnostics):
+            raise  # the game's own errors
+        raise DiagnosticError([Diagnostic("CONTENT-MISSING", f"no game '{data['game']}' next to this file or under content/",
+                                          doc.span(("game",)), err.diagnostics[0].hint)]) from None
     content = game.content
     players = data.get("players", content.manifest["players"].get("default", content.manifest["players"]["min"]))
     session = Session(game, players, data.get("seed", 0), tuple(data.get("variants", [])), start=False, trace=True)
