@@ -1,4 +1,4 @@
-"""B'Twixt: the card set, what each player may see, and many random games in every variant."""
+"""B'Twixt: the card set, what each player may see, and random games in every variant."""
 from __future__ import annotations
 
 import random
@@ -12,7 +12,7 @@ from interpreter.gamelog import make_log, replay
 from interpreter.runtime import Session
 from interpreter.views import view
 
-GAMES_PER_CASE = 1000
+GAMES_PER_CASE = 60  # per player count and variant; thousands are a soak run (README.md, "Soak runs")
 VARIANTS = [(), ("advanced",), ("draft",), ("council_of_kings",), ("ally_row",), ("quick",)]
 
 
