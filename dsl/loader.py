@@ -12,7 +12,7 @@ from dsl import ast
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
 from dsl.inputs import read_text
-from dsl.limits import MAX_GLOB_FILES, deep_recursion
+from dsl.limits import MAX_COPIES, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
@@ -63,7 +63,7 @@ def find_game_root(path: Path) -> Path | None:
 
 def entity_ids_of(record: dict) -> list[str]:
     copies = record.get("copies", 1)
-    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+    if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_COPIES:
         copies = 1  # the schema has already reported it
     rid = record["id"]
     return [rid] if copies == 1 else [f"{rid}_{i}" for i in range(1, copies + 1)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import yaml
 from yaml import events as ev
@@ -33,8 +34,7 @@ _NULL = {"", "~", "null", "Null", "NULL"}
 _NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-@dataclass(frozen=True)
-class Pos:
+class Pos(NamedTuple):  # a tuple: one is made per value, so it must be cheap
     line: int  # 1-based
     col: int  # 1-based
     style: str | None = None  # "|", ">", '"', "'" or None for plain scalars
@@ -125,26 +125,29 @@ class _Composer:
         lines = self.doc.lines
         return Span(self.doc.path, line, col, col + 1, printable(lines[line - 1]) if 0 < line <= len(lines) else "")
 
-    def run(self, events) -> object:
-        for e in events:
-            if isinstance(e, ev.ScalarEvent):
+    def run(self, loader) -> object:
+        while True:
+            e = loader.get_event()
+            kind = type(e)
+            if kind is ev.ScalarEvent:
                 self.scalar(e)
-            elif isinstance(e, (ev.MappingStartEvent, ev.SequenceStartEvent)):
+            elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
                 self.start(e)
-            elif isinstance(e, (ev.MappingEndEvent, ev.SequenceEndEvent)):
+            elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
                 frame = self.stack.pop()
                 if frame.anchor is not None:
                     self.open_anchors.discard(frame.anchor)
                     self.anchors[frame.anchor] = (frame.value, frame.size)
                 self.attach(None if frame.refused else frame.value, frame.size)
-            elif isinstance(e, ev.AliasEvent):
+            elif kind is ev.AliasEvent:
                 self.alias(e)
-            elif isinstance(e, ev.DocumentStartEvent):
+            elif kind is ev.DocumentStartEvent:
                 self.documents += 1
                 if self.documents > 1:
                     self.fail("YAML-SYNTAX", "a second YAML document in one file", e.start_mark,
                               "a content file holds one document: remove the '---' line or split the file")
-        return self.result
+            elif kind is ev.StreamEndEvent or e is None:
+                return self.result
 
     # ---------------------------------------------------------------- where a value goes
     def child_path(self, mark, is_key: bool = False) -> tuple | None:
@@ -283,8 +286,9 @@ def load_yaml(path: str, text: str) -> tuple[YamlDoc, list[Diagnostic]]:
     doc = YamlDoc(path, text)
     problems: list[Diagnostic] = []
     composer = _Composer(doc, problems)
+    loader = _LOADER(text)
     try:
-        doc.data = composer.run(yaml.parse(text, Loader=_LOADER))
+        doc.data = composer.run(loader)
     except _Stop:
         doc.data = None
     except yaml.MarkedYAMLError as err:
@@ -304,4 +308,6 @@ def load_yaml(path: str, text: str) -> tuple[YamlDoc, list[Diagnostic]]:
     except yaml.YAMLError as err:
         problems.append(Diagnostic("YAML-SYNTAX", str(err).splitlines()[0] if str(err) else "invalid YAML", Span(path, 1, 1, 2, "")))
         doc.data = None
+    finally:
+        loader.dispose()
     return doc, problems

@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
 def _replace_unprintable() -> None:
     """A terminal that cannot show a character (LANG=C) gets '?' instead of an error."""
     for stream in (sys.stdout, sys.stderr):
-        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding and encoding != "utf8" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
 
 
