@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.compiler import Env, Hook
+from interpreter.codegen import Hook
 from interpreter.state import holder
 
 
@@ -24,7 +24,7 @@ class Temporary:
 @dataclass
 class Candidate:
     hook: Hook
-    env: Env
+    b: dict  # the names the ability's functions see
     key: tuple
     controller: int | None
     source: object  # the entity whose ability it is, or None for rules text
@@ -73,13 +73,11 @@ class Resolver:
                     return
                 continue
             variables[name] = value
-        env = Env(self.rt, variables)
-        self.rt.at = hook.span
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
-        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(env):
+        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
         controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
-        found.append(Candidate(hook, env, self._key(hook, source, controller), controller, source))
+        found.append(Candidate(hook, variables, self._key(hook, source, controller), controller, source))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
         p = self.policy
