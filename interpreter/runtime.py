@@ -64,6 +64,7 @@ class Runtime:
         self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
+        self.cfs = game.card_functions
         self.resolver = Resolver(self)
         self.modifying: set = set()  # functions whose modifiers are being applied now
 
@@ -147,10 +148,10 @@ class Runtime:
             self.modifying.discard(name)
 
     def card_function(self, entity, name: str, args: tuple):
-        if not isinstance(entity, Entity):
-            raise RuntimeError(f"'{name}' is asked of {_what(entity)}, which is not a component")
         try:
             func = self.game.card_funcs[entity.record_id][name]
+        except AttributeError:
+            raise RuntimeError(f"'{name}' is asked of {_what(entity)}, which is not a component") from None
         except KeyError:
             raise RuntimeError(f"{entity.id} does not define '{name}'") from None
         value = func.fn(self, entity, *args)
@@ -173,7 +174,7 @@ class Runtime:
         for e in items:
             if not isinstance(e, Entity):
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")
-            if _inside(zone, e):
+            if type(zone.owner) is Entity and _inside(zone, e):
                 raise RuntimeError(f"{e.id} cannot move into {library.zone_name(zone)}, which lies on it")
             if face == "down":
                 if not e.face_down:

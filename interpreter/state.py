@@ -102,10 +102,13 @@ class State:
                 for pv in self.player_vars:
                     pv[name] = _copy(v.initial)
         self._entity_var_defaults = {n: v.initial for n, v in voc.variables.items() if v.scope == "entity"}
+        self._entity_zones = [(name, z.visibility) for name, z in voc.zones.items() if z.scope == "entity"]
 
     # ---------------------------------------------------------------- building
     def add_entity(self, eid: str, record_id: str, attrs: dict) -> Entity:
         e = Entity(eid, record_id, attrs, {n: _copy(v) for n, v in self._entity_var_defaults.items()})
+        # every component has each entity-scoped zone from the start, so rules read them without a check
+        e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
         self.entities[eid] = e
         self.by_record.setdefault(record_id, []).append(e)
         return e

@@ -221,6 +221,12 @@ class Unit:
         w.line("return None")
         return name, self.block_yields(stmts)
 
+    def constant(self, value) -> str:
+        """A value the generated code reads by name from its namespace (never written into the source)."""
+        name = self.new_name("k_")
+        self.namespace[name] = value
+        return name
+
     def bind(self, name: str, target, attr: str) -> None:
         self.pending.append((name, target, attr))
 

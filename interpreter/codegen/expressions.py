@@ -21,15 +21,37 @@ _RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbor
                 "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat"}
 
 
-class Expressions:
-    """Compiles expressions in a context that knows which locals are bound (for `you` and `this`)."""
+INLINE_DEPTH = 8
 
-    def __init__(self, game, bound: set):
+
+class Expressions:
+    """Compiles expressions in a context that knows which locals are bound (for `you` and `this`).
+
+    Calls of pure rule functions with simple arguments are inlined: the callee's parameters stand
+    for the argument sources (`subst`), and the callee's own comprehension variables get fresh
+    names (`rename`, prefix `iN_`) so that they cannot capture a caller's variable.
+    """
+
+    def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
+                 inlining: tuple = (), fresh: list | None = None):
         self.game = game
         self.bound = bound  # content names of the locals bound where the expression stands
+        self.subst = subst or {}
+        self.rename = rename or {}
+        self.inlining = inlining  # the functions being inlined, innermost last
+        self.fresh = fresh if fresh is not None else [0]
 
     def local(self, name: str) -> str:
-        return mangle(LOCAL, name)
+        return self.rename.get(name) or mangle(LOCAL, name)
+
+    def inner(self, var: str) -> "Expressions":
+        """The context inside a comprehension binding `var`."""
+        subst = {k: v for k, v in self.subst.items() if k != var}
+        rename = dict(self.rename)
+        if self.inlining:
+            self.fresh[0] += 1
+            rename[var] = f"i{self.fresh[0]}_{mangle(LOCAL, var)}"
+        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh)
 
     def you(self) -> str:
         if "you" in self.bound:
@@ -46,7 +68,8 @@ class Expressions:
         src = self.expr(node)
         if node.type == "zone":
             return f"({src}).items"
-        if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list"):
+        if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list") \
+                or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const"):
             return src
         return f"_items({src})"
 
@@ -69,6 +92,8 @@ class Expressions:
         ref = getattr(node, "ref", ("local",))
         name = node.id
         if ref[0] == "local":
+            if name in self.subst:
+                return self.subst[name]
             if name == "you":
                 return self.you()
             return self.local(name)
@@ -107,8 +132,8 @@ class Expressions:
             if ref[1].scope == "player":
                 return f"rt.pv[{obj}][{literal(name)}]"
             return f"{obj}.vars[{literal(name)}]"
-        if name == "id":
-            return f"{obj}.id"
+        if name in ("id", "kind"):
+            return f"{obj}.{name}"
         return f"{obj}.attrs.get({literal(name)})"
 
     def e_Attr(self, node) -> str:
@@ -120,14 +145,19 @@ class Expressions:
         if ref[0] == "zone":
             if ref[1].scope == "player":
                 return f"rt.pz[{literal(node.name)}][{arg}]"
-            return f"rt.state.zone({literal(node.name)}, {arg})"
+            return f"{arg}.zones[{literal(node.name)}]"
         return self.member(arg, ref, node.name)
 
     def e_Index(self, node) -> str:
+        if node.obj.type.startswith("list["):
+            return f"_at({self.expr(node.obj)}, {self.expr(node.key)})"
         return f"_index({self.expr(node.obj)}, {self.expr(node.key)})"
 
     def e_Method(self, node) -> str:
         args = ", ".join(self.expr(a) for a in node.args)
+        if _simple(node.obj) and node.name not in self.game.modified:
+            obj = self.expr(node.obj)
+            return f"rt.cfs[{obj}.record_id][{literal(node.name)}]({', '.join(['rt', obj, *([args] if args else [])])})"
         return f"rt.card_function({self.expr(node.obj)}, {literal(node.name)}, ({args}{',' if args else ''}))"
 
     # ------------------------------------------------------------ operators
@@ -160,15 +190,22 @@ class Expressions:
             return self.builtin(node, args)
         name = node.func
         fn = mangle(FUNC, name)
-        joined = ", ".join(["rt", *args])
         if name in self.game.modified:
             return f"rt.modified({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
-        return f"{fn}({joined})"
+        decl = getattr(ref[1], "decl", None)
+        if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
+                and all(_simple(a) for a in node.args):
+            subst = {p.name: a for p, a in zip(decl.params, args)}
+            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh)
+            return f"({callee.expr(decl.expr)})"
+        return f"{fn}({', '.join(['rt', *args])})"
 
     def builtin(self, node, args: list) -> str:
         name = node.func
         if name in ("count", "len") and node.args and node.args[0].type == "zone":
             return f"_len({args[0]}.items)"
+        if name in ("max", "min"):
+            return f"_{name}{len(args)}({', '.join(args)})"
         if name in ("any", "all"):
             return f"_{name}({self.items(node.args[0])})"
         if name == "first":
@@ -180,7 +217,7 @@ class Expressions:
     def e_Query(self, node) -> str:
         """The comprehension forms, as Python comprehensions (their variable stays inside them)."""
         coll = self.items(node.coll)
-        inner = Expressions(self.game, self.bound | {node.var})
+        inner = self.inner(node.var)
         var = inner.local(node.var)
         cond = inner.expr(node.cond) if node.cond is not None else None
         value = inner.expr(node.value) if node.value is not None else var
@@ -218,3 +255,14 @@ class Expressions:
             test = f"(lambda {var}: {cond})" if cond is not None else "None"
             return f"_reach({coll}, (lambda {var}: {step}), {test})"
         raise AssertionError(f"no query form for {func}")
+
+
+def _simple(node) -> bool:
+    """An argument cheap and pure enough to be evaluated wherever the inlined body uses it."""
+    if isinstance(node, (ast.Num, ast.Const, ast.EntityRef)):
+        return True
+    if isinstance(node, ast.Name):
+        return getattr(node, "ref", ("",))[0] in ("local", "gamevar", "enum", "const") and node.id != "you"
+    if isinstance(node, ast.Attr):
+        return _simple(node.obj)
+    return False

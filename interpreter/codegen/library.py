@@ -37,6 +37,24 @@ def entities_of(value) -> list:
     return list(items(value))
 
 
+def at(seq, k):
+    """seq[k] of a list, none outside it (negative k counts from the end)."""
+    try:
+        return seq[k]
+    except IndexError:
+        return None
+    except TypeError:
+        raise RuntimeError(f"a list is indexed by a number, not {_what(k)}") from None
+
+
+def entity_zone(rt, owner, name: str) -> Zone:
+    try:
+        z = owner.zones.get(name)
+    except AttributeError:
+        raise RuntimeError(f"'{name}' belongs to a component, not to {_what(owner)}") from None
+    return z if z is not None else rt.state.zone(name, owner)
+
+
 def index(o, k):
     if isinstance(o, dict):
         return o.get(k)
@@ -73,6 +91,25 @@ def b_max(*values):
 
 def b_min(*values):
     return extreme(min, *values)
+
+
+def max1(seq):
+    seq = items(seq)
+    return max(seq) if seq else None
+
+
+def min1(seq):
+    seq = items(seq)
+    return min(seq) if seq else None
+
+
+def max2(a, b):
+    # max(0, max(...)): an empty inner max (none) gives way to the other value
+    return b if a is None else (a if b is None else (a if a >= b else b))
+
+
+def min2(a, b):
+    return b if a is None else (a if b is None else (a if a <= b else b))
 
 
 def first(it):
@@ -190,7 +227,14 @@ def players_from(rt, p) -> list:
 
 
 def b_holder(x):
-    return holder(_entity(x, "holder"))
+    try:
+        zone = x.zone
+    except AttributeError:
+        raise RuntimeError(f"'holder' needs a component, not {_what(x)}") from None
+    if zone is None:
+        return None
+    owner = zone.owner
+    return owner if owner is None or type(owner) is int else holder(x)
 
 
 def zone_of(x):
@@ -374,12 +418,21 @@ DONE = Done()
 
 
 class MenuChoice:
-    __slots__ = ("name", "args", "player_args")
+    """One option of a `choose:` menu: its name and the values it was bound with (labelled on demand)."""
 
-    def __init__(self, name: str, args: tuple, player_args: tuple = ()):
-        self.name = name
-        self.args = args
-        self.player_args = player_args  # which args are players, labelled P1, P2, ...
+    __slots__ = ("option", "bound")
+
+    def __init__(self, option: tuple, bound: tuple):
+        self.option = option  # (name, indices of the bindings it shows, which of those are players)
+        self.bound = bound
+
+    @property
+    def name(self) -> str:
+        return self.option[0]
+
+    @property
+    def args(self) -> tuple:
+        return tuple(self.bound[i] for i in self.option[1])
 
     def __eq__(self, other) -> bool:
         return isinstance(other, MenuChoice) and (self.name, self.args) == (other.name, other.args)
@@ -388,8 +441,8 @@ class MenuChoice:
         return hash((self.name, self.args))
 
     def __str__(self) -> str:
-        return " ".join([self.name, *(player_label(a) if i in self.player_args else label_of(a)
-                                      for i, a in enumerate(self.args))])
+        players = self.option[2]
+        return " ".join([self.name, *(player_label(a) if i in players else label_of(a) for i, a in enumerate(self.args))])
 
 
 # ---------------------------------------------------------------- text
@@ -440,7 +493,8 @@ def _what(value) -> str:
 def namespace() -> dict:
     """The globals of generated code: these helpers under fixed names that start with '_'."""
     names = {
-        "_items": items, "_index": index, "_concat2": concat2, "_count": count, "_total": total,
+        "_items": items, "_index": index, "_at": at, "_ezone": entity_zone,
+        "_max1": max1, "_min1": min1, "_max2": max2, "_min2": min2, "_concat2": concat2, "_count": count, "_total": total,
         "_max": b_max, "_min": b_min, "_first": first, "_last": last, "_distinct": distinct, "_concat": concat,
         "_top": top, "_bottom": bottom, "_rank": rank, "_group": group, "_reach": reach,
         "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,

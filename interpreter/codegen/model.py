@@ -53,6 +53,14 @@ class CompiledGame:
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
 
+    @property
+    def card_functions(self) -> "CardFunctions":
+        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one."""
+        table = CardFunctions()
+        for record, funcs in self.card_funcs.items():
+            table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
+        return table
+
     def span_at(self, filename: str, line: int):
         entry = self.sources.get(filename)
         if entry is None or not 0 < line <= len(entry[1]):
@@ -62,6 +70,22 @@ class CompiledGame:
     def python_source(self) -> str:
         """Every generated module, for `rules compile --emit-python`."""
         return "\n".join(text for text, _ in self.sources.values())
+
+
+class Defined(dict):
+    """The card functions one record defines."""
+
+    def __init__(self, record: str, funcs: dict):
+        super().__init__(funcs)
+        self.record = record
+
+    def __missing__(self, name: str):
+        raise RuntimeError(f"{self.record} does not define '{name}'")
+
+
+class CardFunctions(dict):
+    def __missing__(self, record: str):
+        return Defined(record, {})
 
 
 class GameOver(Exception):

@@ -128,8 +128,9 @@ class Statements:
         items = self.ex.items(coll)
         if cond is None:
             return f"_list({items})"
-        v = self.ex.local(var)
-        return f"[{v} for {v} in {items} if {Expressions(self.game, self.bound | {var}).expr(cond)}]"
+        inner = self.ex.inner(var)
+        v = inner.local(var)
+        return f"[{v} for {v} in {items} if {inner.expr(cond)}]"
 
     def s_Choose(self, s) -> None:
         w = self.w
@@ -180,9 +181,8 @@ class Statements:
         w.line(f"if _len({entries}) == 1:")
         w.line(f"    {kind}, {bound_values} = {entries}[0]")
         w.line("else:")
-        table = "(" + ", ".join(f"({literal(n)}, {_ints(shown)}, {_ints(pa)})" for n, shown, pa in labels) + ",)"
-        choices = (f"[_MenuChoice({table}[t_k][0], _tuple(t_b[t_i] for t_i in {table}[t_k][1]), {table}[t_k][2]) "
-                   f"for t_k, t_b in {entries}]")
+        table = self.unit.constant(tuple(labels))  # per option: its name, which bindings it shows, which are players
+        choices = f"[_MenuChoice({table}[t_k], t_b) for t_k, t_b in {entries}]"
         w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
                f"{literal(s.span.text.strip())}, {choices}, 'menu'))]")
         for k, opt in enumerate(s.options):
@@ -266,6 +266,3 @@ class Statements:
         values = "{" + ", ".join(f"{literal(n)}: {self.ex.local(n) if n != 'you' else self.ex.you()}" for n in captured) + "}"
         self.w.line(f"rt.add_temporary({literal(s.event)}, {name}, {values})")
 
-
-def _ints(values: tuple) -> str:
-    return "(" + "".join(f"{int(v)}, " for v in values) + ")"
