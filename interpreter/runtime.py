@@ -132,12 +132,12 @@ class Runtime:
         # A modifier that reads the function it modifies sees the unmodified value, never itself again.
         if name in self.modifying:
             return value
+        found = self.resolver.collect("modifier", name, list(args))
+        if not found:
+            return value
+        self.resolver.trace("modifier", name, found)
         self.modifying.add(name)
         try:
-            found = self.resolver.collect("modifier", name, list(args))
-            if not found:
-                return value
-            self.resolver.trace("modifier", name, found)
             for cand in reversed(found):  # the highest priority applies last, so it has the final word
                 b = dict(cand.b)
                 b["value"] = value

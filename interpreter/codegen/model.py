@@ -52,6 +52,7 @@ class CompiledGame:
     yielding: set = field(default_factory=set)  # procedures and events whose call may reach a decision
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
+    hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
 
     @property
     def card_functions(self) -> "CardFunctions":
