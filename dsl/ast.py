@@ -133,6 +133,7 @@ Expr = Union[Num, Str, Const, Name, EntityRef, Call, Query, Attr, Method, Index,
 class Let(Node):
     name: str
     value: Expr
+    type: str | None = None  # `let x: entity = none` declares the type
 
 
 @dataclass

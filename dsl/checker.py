@@ -103,13 +103,28 @@ def is_collection(t: str) -> bool:
     return t in (ANY, "zone", "map") or t.startswith("list[")
 
 
+def unify(types) -> str:
+    """One type for values that may be any of `types` (branches, return statements); none gives way."""
+    known = {t for t in types if t != "none"}
+    if len(known) == 1:
+        return known.pop()
+    if not known:
+        return "none" if types else ANY
+    if all(t.startswith("list[") for t in known):
+        return "list[any]"
+    return ANY
+
+
 class Checker:
-    def __init__(self, voc: Vocabulary, entity_ids: set, report: Report):
+    def __init__(self, voc: Vocabulary, entity_ids: set, report: Report, unparsed: set | None = None):
         self.voc = voc
         self.entity_ids = entity_ids
         self.report = report
         self.signatures: dict[str, Signature] = {}
         self.card_methods: dict[str, list] = {}  # name -> params, from card effects and the vocabulary
+        # Names declared in texts that did not parse: their uses are echoes of that syntax error, not errors.
+        self.unparsed: set = set(unparsed or ())
+        self._returns: list | None = None  # types of the `return` values of the procedure being checked
 
     # ------------------------------------------------------------ declarations
     def declare(self, modules: list) -> None:
@@ -135,21 +150,44 @@ class Checker:
                         self.report.error("REF-DUP", f"'{decl.name}' is already the name of a built-in, zone or variable", decl.span)
                         continue
                     self.signatures[decl.name] = Signature(decl.name, decl.params, kind, decl)
-                    for p in decl.params:
-                        if p.type and not self.voc.type_ok(p.type):
-                            self.report.error("TYPE-UNKNOWN", f"unknown type '{p.type}'", p.span,
-                                              did_you_mean(p.type, ["number", "bool", "text", "player", "entity", "any", *self.voc.enums]))
+                    self.known_types(decl.params)
+            if module.owner is not None:
+                for decl in module.decls:
+                    if isinstance(decl, ast.Function):
+                        self.known_types(decl.params)
+
+    def known_types(self, params: list) -> None:
+        """Report unknown parameter types once; the parameter then counts as `any`, so its uses do not echo it."""
+        for p in params:
+            if p.type and not self.voc.type_ok(p.type):
+                self.report.error("TYPE-UNKNOWN", f"unknown type '{p.type}'", p.span, self.type_hint(p.type))
+                p.type = None
+
+    def type_hint(self, t: str) -> str | None:
+        return did_you_mean(t, ["number", "bool", "text", "player", "entity", "zone", "any", *self.voc.enums])
+
+    def bind(self, scope: Scope, name: str, t: str, span) -> None:
+        """Declare a local; a local named like an enum value would hide that value everywhere below."""
+        if name in self.voc.enum_of and name not in ("this", "you", "_"):
+            what = "kind" if self.voc.enum_of[name] == "kind" else f"value of the enum '{self.voc.enum_of[name]}'"
+            self.report.error("DSL-SHADOW", f"'{name}' is a {what}: a local of that name would hide it", span,
+                              f"choose another name, e.g. '{name}_'")
+        scope.names[name] = t
 
     def check_modules(self, modules: list) -> None:
         # Functions first, twice, so that calls know the type a function returns wherever it is declared.
         quiet = Report()
         saved, self.report = self.report, quiet
+        returning = [d for m in modules if m.owner is None for d in m.decls
+                     if isinstance(d, ast.Procedure) and d.name in self.signatures and _returns_value(d.body)]
         for _ in range(2):
             for module in modules:
                 if module.owner is None:
                     for decl in module.decls:
                         if isinstance(decl, ast.Function) and decl.name in self.signatures:
                             self.signatures[decl.name].returns = self.expr(decl.expr, self.param_scope(decl.params, self.base_scope(False)))
+            for decl in returning:
+                self.check_decl(decl, False, self.base_scope(False))
         self.report = saved
         for module in modules:
             for decl in module.decls:
@@ -164,7 +202,12 @@ class Checker:
 
     def check_decl(self, decl, in_card: bool, scope: Scope) -> None:
         if isinstance(decl, ast.Procedure):
+            saved, self._returns = self._returns, []
             self.check_block(decl.body, self.param_scope(decl.params, scope), in_proc=True)
+            sig = self.signatures.get(decl.name)
+            if sig is not None and sig.decl is decl:
+                sig.returns = unify(self._returns)
+            self._returns = saved
         elif isinstance(decl, ast.EventDecl):
             pass
         elif isinstance(decl, ast.Function):
@@ -197,7 +240,7 @@ class Checker:
     def param_scope(self, params: list, scope: Scope) -> Scope:
         inner = scope.child()
         for p in params:
-            inner.names[p.name] = p.type or ANY
+            self.bind(inner, p.name, p.type or ANY, p.span)
         return inner
 
     def pattern_scope(self, decl, event: str, scope: Scope, kinds: tuple) -> Scope:
@@ -206,7 +249,8 @@ class Checker:
         if sig is None or sig.kind not in kinds:
             what = "function" if kinds == ("function",) else "event or procedure"
             candidates = [s.name for s in self.signatures.values() if s.kind in kinds]
-            self.report.error("REF-UNDEF", f"unknown {what} '{event}'", decl.span, did_you_mean(event, candidates))
+            if event not in self.unparsed:
+                self.report.error("REF-UNDEF", f"unknown {what} '{event}'", decl.span, did_you_mean(event, candidates))
             for n in decl.pattern:
                 if n not in ("_", "this"):
                     inner.names[n] = ANY
@@ -221,7 +265,7 @@ class Checker:
             if n == "this" and scope.lookup("this") is None:
                 self.report.error("REF-UNDEF", "'this' is only known in a card's effect", decl.span)
             if n not in ("this",):
-                inner.names[n] = p.type or ANY
+                self.bind(inner, n, p.type or ANY, decl.span)
         return inner
 
     # ------------------------------------------------------------ statements
@@ -235,10 +279,18 @@ class Checker:
                               "add 'by PLAYER' (in a card's text the default is 'you')")
         if isinstance(s, ast.Let):
             if isinstance(s.value, ast.Call) and self.signatures.get(s.value.func, Signature("", [], "")).kind == "procedure":
-                self.call(s.value, scope, allow_procedure=True)
-                scope.names[s.name] = ANY
+                t = self.call(s.value, scope, allow_procedure=True)
             else:
-                scope.names[s.name] = self.expr(s.value, scope)
+                t = self.expr(s.value, scope)
+            declared = getattr(s, "type", None)
+            if declared is not None:
+                if not self.voc.type_ok(declared):
+                    self.report.error("TYPE-UNKNOWN", f"unknown type '{declared}'", s.span, self.type_hint(declared))
+                    declared = ANY
+                elif not compatible(declared, t):
+                    self.report.error("TYPE-MISMATCH", f"'{s.name}' is declared a {declared}, but the value is a {t}", s.value.span)
+                t = declared
+            self.bind(scope, s.name, t, s.span)
         elif isinstance(s, ast.Assign):
             self.assign(s, scope)
         elif isinstance(s, ast.CallStmt):
@@ -261,7 +313,9 @@ class Checker:
             if not in_proc:
                 self.report.error("DSL-PLACE", "'return' belongs in a procedure", s.span)
             if s.value is not None:
-                self.expr(s.value, scope)
+                t = self.expr(s.value, scope)
+                if self._returns is not None:
+                    self._returns.append(t)
         elif isinstance(s, ast.Win):
             t = self.expr(s.who, scope)
             if t not in (ANY, "player", "list[player]"):
@@ -273,7 +327,7 @@ class Checker:
         elif isinstance(s, ast.Choose):
             ct = self.collection(s.coll, scope)
             inner = scope.child()
-            inner.names[s.var] = elem(ct)
+            self.bind(inner, s.var, elem(ct), s.span)
             if s.cond is not None:
                 self.expect(s.cond, inner, "bool")
             if s.by is not None:
@@ -285,7 +339,7 @@ class Checker:
             ct = self.collection(s.coll, scope)
             if s.by is not None:
                 self.expect(s.by, scope, "player")
-            scope.names[s.var] = ct if ct.startswith("list[") else f"list[{elem(ct)}]"
+            self.bind(scope, s.var, ct if ct.startswith("list[") else f"list[{elem(ct)}]", s.span)
         elif isinstance(s, ast.Menu):
             if s.by is not None:
                 self.expect(s.by, scope, "player")
@@ -297,7 +351,7 @@ class Checker:
                 inner = scope.child()
                 for b in opt.bindings:
                     bt = self.collection(b.coll, inner)
-                    inner.names[b.var] = elem(bt)
+                    self.bind(inner, b.var, elem(bt), b.span)
                     if b.cond is not None:
                         self.expect(b.cond, inner, "bool")
                 bound = [b.var for b in opt.bindings]
@@ -318,7 +372,7 @@ class Checker:
                 self.check_block(s.other, scope.child(), in_proc)
         elif isinstance(s, ast.For):
             inner = scope.child()
-            inner.names[s.var] = elem(self.collection(s.coll, scope))
+            self.bind(inner, s.var, elem(self.collection(s.coll, scope)), s.span)
             if s.cond is not None:
                 self.expect(s.cond, inner, "bool")
             self.check_block(s.body, inner, in_proc)
@@ -330,11 +384,11 @@ class Checker:
             self.check_block(s.body, scope.child(), in_proc)
         elif isinstance(s, ast.Secretly):
             inner = scope.child()
-            inner.names[s.var] = elem(self.collection(s.coll, scope))
+            self.bind(inner, s.var, elem(self.collection(s.coll, scope)), s.span)
             self.check_block(s.body, inner, in_proc)
         elif isinstance(s, ast.Until):
             sig = self.signatures.get(s.event)
-            if sig is None or sig.kind == "function":
+            if (sig is None or sig.kind == "function") and s.event not in self.unparsed:
                 self.report.error("REF-UNDEF", f"unknown event '{s.event}'", s.span,
                                   did_you_mean(s.event, [x.name for x in self.signatures.values() if x.kind != "function"]))
             for d in s.decls:
@@ -438,6 +492,10 @@ class Checker:
         if isinstance(node, ast.Method):
             self.expect(node.obj, scope, "entity")
             params = self.card_methods.get(node.name)
+            if params is None and node.name in self.unparsed:
+                for a in node.args:
+                    self.expr(a, scope)
+                return ANY
             if params is None:
                 self.report.error("REF-UNDEF", f"no card defines the function '{node.name}'", node.span,
                                   did_you_mean(node.name, self.card_methods))
@@ -502,6 +560,8 @@ class Checker:
             self.report.error("REF-UNDEF", f"'{node.id}' has no meaning here", node.span,
                               "it is known in a card's effect, or where a trigger's pattern binds it")
             return ANY
+        if node.id in self.unparsed:
+            return ANY
         candidates = scope.all_names() + list(self.voc.enum_of) + list(CONSTANTS) + \
             [v for v, d in self.voc.variables.items() if d.scope == "game"] + list(self.voc.zones)
         hint = did_you_mean(node.id, candidates)
@@ -534,6 +594,12 @@ class Checker:
         """`x.name`: a player variable, an entity variable or a record attribute, told apart by x's type."""
         var = self.voc.variables.get(name)
         attr_t = self.voc.attribute_type(name)
+        if obj_t == ANY and var is not None and var.scope != "game" and attr_t is not None:
+            self.report.error("TYPE-AMBIGUOUS", f"'{name}' is both a {var.scope} variable and an attribute, "
+                              "and the checker cannot tell which this value has", span,
+                              "give the parameter a type (p: player, c: entity), or declare one: let x: entity = ...")
+            node.ref = ("var", var)
+            return ANY
         if var is not None and var.scope == "player" and obj_t in (ANY, "player"):
             node.ref = ("var", var)
             return var.type
@@ -568,8 +634,10 @@ class Checker:
                 if p.type and not compatible(p.type, a.type):
                     self.report.error("TYPE-MISMATCH", f"'{p.name}' of '{node.func}' expects a {p.type}, found a {a.type}", a.span)
             node.ref = (sig.kind, sig)
-            return sig.returns if sig.kind == "function" else ANY
+            return sig.returns
         b = BUILTINS.get(node.func)
+        if b is None and node.func in self.unparsed:
+            return ANY
         if b is None:
             candidates = list(BUILTINS) + list(self.signatures)
             self.report.error("REF-UNDEF", f"unknown function or procedure '{node.func}'", node.span, did_you_mean(node.func, candidates))
@@ -590,6 +658,9 @@ class Checker:
         if node.func in ("max", "min") and len(node.args) == 2:
             for a in node.args:
                 self.numeric(a.type, a.span)
+        if node.func == "concat" and node.args:
+            inner = elem(node.args[0].type) if node.args[0].type.startswith("list[") else ANY
+            return f"list[{elem(inner)}]" if inner.startswith("list[") or inner == "zone" else "list[any]"
         return self.returns(b, node.args[0].type if node.args else ANY, node.func, len(node.args))
 
     def returns(self, b: Builtin, first: str, func: str, nargs: int = 1) -> str:
@@ -608,7 +679,7 @@ class Checker:
     def query(self, node: ast.Query, scope: Scope) -> str:
         ct = self.collection(node.coll, scope)
         inner = scope.child()
-        inner.names[node.var] = elem(ct)
+        self.bind(inner, node.var, elem(ct), node.span)
         if node.cond is not None:
             self.expect(node.cond, inner, "bool")
         value_t = self.expr(node.value, inner) if node.value is not None else elem(ct)
@@ -669,6 +740,19 @@ class Checker:
         self.numeric(lt, node.left.span)
         self.numeric(rt, node.right.span)
         return "number"
+
+
+def _returns_value(stmts: list) -> bool:
+    """Does a procedure body hold a `return EXPR` (at any depth, outside `until` abilities)?"""
+    for s in stmts:
+        if isinstance(s, ast.Return) and s.value is not None:
+            return True
+        if isinstance(s, ast.Until):
+            continue
+        for child in ast.children(s):
+            if isinstance(child, ast.Node) and not isinstance(child, ast.Until) and _returns_value([child]):
+                return True
+    return False
 
 
 def compatible(expected: str, got: str) -> bool:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -72,9 +73,10 @@ class Diagnostic:
         if self.span and self.span.text:
             number = str(self.span.line)
             pad = " " * len(number)
-            out.append(f" {number} | {self.span.text.rstrip()}")
-            width = max(1, min(self.span.end_col, len(self.span.text) + 1) - self.span.col)
-            out.append(f" {pad} | {' ' * (self.span.col - 1)}{'^' * width}")
+            text, col = _window(self.span.text.rstrip(), self.span.col)
+            out.append(f" {number} | {text}")
+            width = max(1, min(self.span.end_col - self.span.col, len(text) + 1 - col))
+            out.append(f" {pad} | {' ' * (col - 1)}{'^' * width}")
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
@@ -86,6 +88,20 @@ class Diagnostic:
         if self.hint:
             data["hint"] = self.hint
         return data
+
+
+_SHOWN = 100  # characters of a long source line shown around the caret
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _window(text: str, col: int) -> tuple[str, int]:
+    """The part of a line worth showing, control characters made visible, and the caret's column in it."""
+    text = _CONTROL.sub("?", text)  # one column each, so the caret stays in place
+    if len(text) <= _SHOWN:
+        return text, col
+    start = max(0, min(col - 1 - _SHOWN // 2, len(text) - _SHOWN))
+    shown = ("..." if start else "") + text[start:start + _SHOWN] + ("..." if start + _SHOWN < len(text) else "")
+    return shown, col - start + (3 if start else 0)
 
 
 class DiagnosticError(Exception):

@@ -1,13 +1,18 @@
 """A game folder to checked content: manifest, records, rule modules, all diagnostics in one pass."""
 from __future__ import annotations
 
+import copy
 import hashlib
+import itertools
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from dsl import ast
 from dsl.checker import Checker
-from dsl.diagnostics import DiagnosticError, Report, Source, Span, did_you_mean
+from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
+from dsl.inputs import read_text
+from dsl.limits import MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
@@ -66,17 +71,27 @@ def entity_ids_of(record: dict) -> list[str]:
 
 def load_game(root: Path) -> GameContent:
     """Load and check everything; never raises for content errors (they are in .report)."""
-    root = Path(root)
+    with deep_recursion():  # the parser bounds every AST's depth; checking walks it recursively
+        return _load_game(Path(root))
+
+
+def _load_game(root: Path) -> GameContent:
     report = Report()
     hasher = hashlib.sha256()
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         report.error("CONTENT-MISSING", f"{root} has no {MANIFEST}", Span(str(root), 1, 1))
         return GameContent(root, {}, Vocabulary(), report=report)
+    if not _inside(root.resolve(), manifest_path):
+        report.error("CONTENT-OUTSIDE", f"{MANIFEST} is a link to a file outside {root}", Span(str(manifest_path), 1, 1),
+                     OUTSIDE_HINT)
+        return GameContent(root, {}, Vocabulary(), report=report)
     doc = _read(manifest_path, report, hasher)
     manifest = doc.data if isinstance(doc.data, dict) else {}
     if doc.data is not None and not doc.broken:
         report.add(validate(doc, load_schema("game.schema.json")))
+        if report.ok:
+            _check_players(doc, report)
     if not report.ok or not isinstance(doc.data, dict):
         # Without a sound manifest there is no vocabulary to check anything else against.
         if doc.data is None and not doc.broken:
@@ -100,6 +115,8 @@ def load_game(root: Path) -> GameContent:
 
     _register_ids(content)
     _check_record_refs(content)
+    _fill_defaults(content)
+    unparsed: set = set()  # names declared in texts that do not parse
     for rec in content.records:
         effect = rec.data.get("effect")
         if isinstance(effect, str) and effect.strip():
@@ -107,22 +124,26 @@ def load_game(root: Path) -> GameContent:
                 content.modules.append(parse_module(rec.doc.source_of(rec.path + ("effect",), effect), owner=rec.id))
             except DiagnosticError as err:
                 report.add(err.diagnostics)
+                unparsed.update(_declared_names(effect))
     for rel in _file_list(root, files.get("rules"), report, doc, "rules"):
         path = root / rel
-        text = path.read_text(encoding="utf-8")
+        text = _text(path, report)
+        if text is None:
+            continue
         hasher.update(rel.encode() + b"\0" + text.encode())
         try:
             content.modules.append(parse_module(_source(path, text)))
         except DiagnosticError as err:
             report.add(err.diagnostics)
+            unparsed.update(_declared_names(text))
+    _warn_inactive(content)
 
-    checker = Checker(voc, set(content.entity_ids), report)
+    checker = Checker(voc, set(content.entity_ids), report, unparsed)
     checker.declare(content.modules)
     checker.check_modules(content.modules)
     content.checker = checker
     start = manifest.get("start")
-    unparsed = any(d.code in ("DSL-SYNTAX", "DSL-INDENT") for d in report.diagnostics)
-    if start and start not in checker.signatures and not unparsed:
+    if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
                      did_you_mean(start, checker.signatures))
     score = manifest.get("score")
@@ -144,9 +165,32 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _check_players(doc: YamlDoc, report: Report) -> None:
+    """min <= default <= max, which a JSON Schema cannot say."""
+    spec = doc.data["players"]
+    low, high = spec["min"], spec["max"]
+    if low > high:
+        report.error("SCHEMA-VALUE", f"players: min {low} is more than max {high}", doc.span(("players", "min")),
+                     "the game is for min to max players")
+    elif "default" in spec and not low <= spec["default"] <= high:
+        report.error("SCHEMA-VALUE", f"players: the default {spec['default']} is not between min {low} and max {high}",
+                     doc.span(("players", "default")))
+
+
+def _text(path: Path, report: Report) -> str | None:
+    """A content file's text, or None with the reason reported (too large, not UTF-8, not a file)."""
+    try:
+        return read_text(path, _display(path))
+    except DiagnosticError as err:
+        report.add(err.diagnostics)
+        return None
+
+
 def _read(path: Path, report: Report, hasher) -> YamlDoc:
     """Parse one YAML file. A file with YAML errors gets no schema check, whose errors would only echo them."""
-    text = path.read_text(encoding="utf-8")
+    text = _text(path, report)
+    if text is None:
+        return YamlDoc(_display(path), "", broken=True)
     hasher.update(path.name.encode() + b"\0" + text.encode())
     doc, problems = load_yaml(_display(path), text)
     report.add(problems)
@@ -154,15 +198,87 @@ def _read(path: Path, report: Report, hasher) -> YamlDoc:
     return doc
 
 
+_DECLARATION = re.compile(r"^[ \t]*(?:procedure|event|function)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+
+
+def _declared_names(text: str) -> set:
+    """What a text that failed to parse declares, found by its declaration lines alone."""
+    return set(_DECLARATION.findall(text))
+
+
+def _fill_defaults(content: GameContent) -> None:
+    """Records without an attribute that has a default read the default (the runtime gets complete records)."""
+    defaults = content.vocabulary.attribute_defaults
+    if not defaults:
+        return
+    for rec in content.records:
+        for name, value in defaults.items():
+            if name not in rec.data:
+                rec.data[name] = copy.deepcopy(value)
+
+
+def _warn_inactive(content: GameContent) -> None:
+    """Abilities on a kind that has no `active_in` zone can never apply: say so once per kind."""
+    voc = content.vocabulary
+    owners = {m.owner for m in content.modules
+              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) for d in m.decls)}
+    seen: set = set()
+    for rec in content.records:
+        kind = voc.kinds.get(rec.data.get("kind"))
+        if rec.id not in owners or kind is None or kind.active_in or kind.name in seen:
+            continue
+        seen.add(kind.name)
+        count = sum(1 for r in content.records if r.id in owners and r.data.get("kind") == kind.name)
+        content.report.add([Diagnostic(
+            "DSL-INACTIVE", f"kind '{kind.name}' has no active_in zone, so the triggers, replacements and modifiers of "
+            f"its {count} record(s) with abilities never apply", rec.span("effect"),
+            f"add active_in: [ZONE, ...] to kind '{kind.name}' in game.yaml", severity="warning")])
+
+
+OUTSIDE_HINT = "a game reads only files inside its own folder: list paths relative to game.yaml"
+
+
+def _inside(base: Path, path: Path) -> bool:
+    """Whether `path`, with every symlink and '..' resolved, lies in the (resolved) folder `base`."""
+    return path.resolve().is_relative_to(base)
+
+
 def _file_list(root: Path, entries, report: Report, doc: YamlDoc, key: str) -> list[str]:
+    """The files a manifest lists, each checked to lie inside the game folder before anything reads it."""
     out = []
+    base = root.resolve()
     for i, rel in enumerate(entries or []):
-        matches = sorted(p.relative_to(root).as_posix() for p in root.glob(rel)) if any(c in rel for c in "*?[") else [rel]
-        for m in matches:
-            if (root / m).is_file():
+        where = doc.span(("files", key, i))
+        pattern = any(c in rel for c in "*?[")
+        if PurePosixPath(rel).is_absolute() or rel.startswith("\\") or (pattern and ".." in PurePosixPath(rel).parts):
+            # Not even listed: a pattern with '..' could walk the whole disk before anything is filtered.
+            report.error("CONTENT-OUTSIDE", f"'{rel}' in {key} points outside the game folder", where, OUTSIDE_HINT)
+            continue
+        try:
+            found = list(itertools.islice(base.glob(rel), MAX_GLOB_FILES + 1)) if pattern else [base / rel]
+        except (OSError, ValueError, NotImplementedError) as err:
+            report.error("CONTENT-MISSING", f"cannot list '{rel}' in {key}: {err}", where)
+            continue
+        if len(found) > MAX_GLOB_FILES:
+            report.error("INPUT-LIMIT", f"'{rel}' in {key} matches more than {MAX_GLOB_FILES:,} files", where)
+            continue
+        if pattern and not found:
+            report.error("CONTENT-MISSING", f"the pattern '{rel}' listed in {key} matches no file", where,
+                         "check the folder and the file extension")
+        for path in sorted(found):
+            m = path.relative_to(base).as_posix()
+            try:
+                inside = _inside(base, path)
+                is_file = inside and path.is_file()
+            except (OSError, ValueError, RuntimeError):  # a NUL in the name, a symlink loop
+                inside, is_file = True, False
+            if not inside:
+                report.error("CONTENT-OUTSIDE", f"the file '{m}' listed in {key} leads outside the game folder "
+                             "(through '..' or a symbolic link)", where, OUTSIDE_HINT)
+            elif is_file:
                 out.append(m)
             else:
-                report.error("CONTENT-MISSING", f"the file '{m}' listed in {key} does not exist", doc.span(("files", key, i)))
+                report.error("CONTENT-MISSING", f"the file '{m}' listed in {key} does not exist", where)
     return out
 
 

@@ -5,12 +5,13 @@ import functools
 import re
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
+from dsl.limits import MAX_INT, MAX_RULE_CHAIN, MAX_RULE_NESTING
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -123,8 +124,8 @@ class ToAst(Transformer):
         return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
 
     # -------------------------------------------------------------- statements
-    def let_stmt(self, meta, name, value):
-        return ast.Let(self._span(meta), str(name), value)
+    def let_stmt(self, meta, name, type_name, value):
+        return ast.Let(self._span(meta), str(name), value, type_name)
 
     def assign_op(self, meta, tok):
         return str(tok)
@@ -173,7 +174,7 @@ class ToAst(Transformer):
         return ast.Pass(self._span(meta))
 
     def exactly(self, meta, tok):
-        return ("exactly", ast.Num(self._tok_span(tok), int(tok)))
+        return ("exactly", ast.Num(self._tok_span(tok), self._int(tok)))
 
     def up_to(self, meta, expr):
         return ("up_to", expr)
@@ -280,7 +281,15 @@ class ToAst(Transformer):
         return ast.Index(self._span(meta), obj, key)
 
     def number(self, meta, tok):
-        return ast.Num(self._span(meta), int(tok))
+        return ast.Num(self._span(meta), self._int(tok))
+
+    def _int(self, tok: Token) -> int:
+        digits = str(tok).lstrip("0")
+        if len(digits) > 16 or int(digits or "0") > MAX_INT:
+            shown = str(tok) if len(tok) <= 24 else f"{str(tok)[:10]}...{str(tok)[-6:]} ({len(tok)} digits)"
+            raise ParseFailure(Diagnostic("NUM-RANGE", f"the number {shown} is outside the integer range", self._tok_span(tok),
+                                          f"integers lie between -{MAX_INT} and {MAX_INT}"))
+        return int(digits or "0")
 
     def string(self, meta, tok):
         return self._string(tok)
@@ -336,7 +345,12 @@ class ToAst(Transformer):
         return str(tok)
 
     def list(self, meta, args):
-        return ast.ListLit(self._span(meta), args or [])
+        span = self._span(meta)
+        # [c in hand of p] is the zone's components now, a snapshot; never a list of one "is c in" test.
+        if args and len(args) == 1 and isinstance(args[0], ast.Binary) and args[0].op == "in" \
+                and isinstance(args[0].left, ast.Name):
+            return ast.Query(span, "list", args[0].left.id, args[0].right)
+        return ast.ListLit(span, args or [])
 
     def list_where(self, meta, expr, cond):
         span = self._span(meta)
@@ -352,19 +366,109 @@ class ToAst(Transformer):
     # -------------------------------------------------------------- strings
     def _string(self, tok: Token) -> ast.Str:
         span = self._tok_span(tok)
-        raw = re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), str(tok)[1:-1])
+        raw, where = _unescape(str(tok)[1:-1])
         parts: list = []
         pos = 0
         for m in _INTERPOLATION.finditer(raw):
             if m.start() > pos:
                 parts.append(raw[pos:m.start()])
             inner = Source(self.source.path, m.group(1), self.source.file_text,
-                           span.line - 1, span.col + m.start(1), block=False)
+                           span.line - 1, span.col + where[m.start(1)], block=False)
             parts.append(parse_expression(inner))
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])
         return ast.Str(span, parts)
+
+
+def _unescape(body: str) -> tuple[str, list[int]]:
+    """A string literal's text without its escapes, and for each character its offset in the literal."""
+    out: list[str] = []
+    where: list[int] = []
+    i = 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            out.append("\n" if body[i + 1] == "n" else body[i + 1])
+            where.append(i)
+            i += 2
+        else:
+            out.append(body[i])
+            where.append(i)
+            i += 1
+    where.append(len(body))
+    return "".join(out), where
+
+
+# Rules whose trees nest: each is one level of MAX_RULE_NESTING. Brackets `( )` leave no tree.
+_NESTING = {"if_expr", "or_expr", "and_expr", "not_expr", "compare", "in_expr", "not_in_expr", "range_expr", "arith",
+            "neg", "of", "attr", "method", "index", "call", "call_where", "call_for", "call_by", "list", "list_where",
+            "list_for", "block"}
+# A left operand of the same operator continues a chain (a + b + c, x.y.z): long, not deep.
+_CHAINS = {"arith": "arith", "or_expr": "or_expr", "and_expr": "and_expr", "attr": "postfix", "method": "postfix",
+           "index": "postfix"}
+
+
+def _check_depth(source: Source, tree: Tree) -> None:
+    """DSL-TOO-DEEP at the first node (in reading order) past the documented bounds; iterative, so any depth is safe."""
+    stack = [(tree, 0, 0)]
+    while stack:
+        node, nesting, links = stack.pop()
+        group = _CHAINS.get(node.data)
+        for i in range(len(node.children) - 1, -1, -1):
+            child = node.children[i]
+            if not isinstance(child, Tree):
+                continue
+            if i == 0 and group is not None and _CHAINS.get(child.data) == group:
+                stack.append((child, nesting, links + 1))
+            else:
+                stack.append((child, nesting + (child.data in _NESTING), links))
+        # children are pushed right to left, so nodes come off the stack in reading order
+        if nesting > MAX_RULE_NESTING or links > MAX_RULE_CHAIN:
+            raise DiagnosticError([_too_deep(source, node, nesting > MAX_RULE_NESTING)])
+
+
+def _too_deep(source: Source, node: Tree, nested: bool) -> Diagnostic:
+    meta = node.meta  # for a chain: where it starts, since all its nodes start there
+    span = span_in(source, 1, 1) if getattr(meta, "empty", True) else span_in(source, meta.line, meta.column)
+    if nested:
+        return Diagnostic("DSL-TOO-DEEP", f"the rule text nests deeper than {MAX_RULE_NESTING} levels here", span,
+                          "name inner parts with let or a function")
+    return Diagnostic("DSL-TOO-DEEP", f"this chain has more than {MAX_RULE_CHAIN} operators in a row", span,
+                      "split the chain: add up parts with let")
+
+
+def _transform(builder: ToAst, tree: Tree):
+    """ToAst applied bottom-up with an explicit stack (Lark's Transformer recurses once per level)."""
+    results: list = []
+    stack: list = [(tree, False)]
+    while stack:
+        node, ready = stack.pop()
+        if not isinstance(node, Tree):
+            results.append(node)
+        elif not ready:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.children))
+        else:
+            n = len(node.children)
+            children = results[len(results) - n:]
+            del results[len(results) - n:]
+            results.append(_build(builder, node, children))
+    return results[0]
+
+
+def _build(builder: ToAst, node: Tree, children: list):
+    method = getattr(builder, node.data, None)
+    if method is None:
+        return Tree(node.data, children, node.meta)
+    try:
+        wrapper = getattr(method, "visit_wrapper", None)
+        return wrapper(method, node.data, children, node.meta) if wrapper else method(children)
+    except (ParseFailure, DiagnosticError):
+        raise
+    except Exception as exc:  # never a traceback: say what could not be built, and where
+        meta = node.meta
+        span = span_in(builder.source, 1, 1) if getattr(meta, "empty", True) else span_in(builder.source, meta.line, meta.column)
+        raise ParseFailure(Diagnostic("DSL-SYNTAX", f"cannot read this {node.data.replace('_', ' ')}: {exc}", span)) from None
 
 
 _EXPECTED_WORDS = {
@@ -404,7 +508,10 @@ def _run(source: Source, start: str):
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
         tree = _parser().parse(text, start=start)
-        return ToAst(source).transform(tree)
+        _check_depth(source, tree)
+        return _transform(ToAst(source), tree)
+    except ParseFailure as err:
+        raise DiagnosticError([err.diagnostic]) from None
     except UnexpectedInput as err:
         raise DiagnosticError([_syntax_diagnostic(source, err)]) from None
     except DedentError:
@@ -414,7 +521,7 @@ def _run(source: Source, start: str):
             raise DiagnosticError([err.orig_exc.diagnostic]) from None
         if isinstance(err.orig_exc, DiagnosticError):
             raise err.orig_exc from None
-        raise
+        raise DiagnosticError([Diagnostic("DSL-SYNTAX", f"cannot read this rule text: {err.orig_exc}", span_in(source, 1, 1))]) from None
 
 
 def _indent_failure(source: Source):
@@ -423,7 +530,8 @@ def _indent_failure(source: Source):
     for number, line in enumerate(source.text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        width = len(line) - len(line.lstrip())
+        lead = line[:len(line) - len(line.lstrip())]
+        width = lead.count(" ") + lead.count("\t") * RulesIndenter.tab_len  # as Lark's Indenter counts
         if width > levels[-1]:
             levels.append(width)
         else:
@@ -431,7 +539,7 @@ def _indent_failure(source: Source):
                 levels.pop()
             if width != levels[-1]:
                 raise DiagnosticError([Diagnostic("DSL-INDENT", "this line's indentation matches no outer block",
-                                                  span_in(source, number, width + 1), "line it up with an enclosing block")])
+                                                  span_in(source, number, len(lead) + 1), "line it up with an enclosing block")])
     raise DiagnosticError([Diagnostic("DSL-INDENT", "inconsistent indentation", span_in(source, 1, 1))])
 
 

@@ -1,9 +1,10 @@
 """The names a game's rule text may use, as declared in its manifest."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dsl.diagnostics import Report, did_you_mean
+from dsl.limits import MAX_COPIES
 from dsl.yaml_records import YamlDoc
 
 BASE_TYPES = {"number", "bool", "text", "player", "entity", "zone", "any"}
@@ -23,6 +24,8 @@ class VarDef:
     scope: str  # game | player | entity
     type: str
     initial: object = None
+    kinds: tuple = ()  # entity variables: only components of these kinds have it (all when empty)
+    initial_from: str | None = None  # entity variables: start with this attribute's value
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Vocabulary:
     enums: dict = field(default_factory=dict)  # enum name -> [values]
     enum_of: dict = field(default_factory=dict)  # value -> enum name
     attributes: dict = field(default_factory=dict)  # attribute -> type
+    attribute_defaults: dict = field(default_factory=dict)  # attribute -> what records without it read
     kinds: dict = field(default_factory=dict)  # kind -> KindDef
     zones: dict = field(default_factory=dict)  # zone -> ZoneDef
     variables: dict = field(default_factory=dict)  # variable -> VarDef
@@ -94,11 +98,16 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
         if name in RECORD_FIELDS:
             report.error("VOCAB-DUP", f"'{name}' is a field of every record and cannot be redeclared",
                          doc.span(("vocabulary", "attributes", name)))
+        if isinstance(t, dict):  # the long form: {type: number, default: 0}
+            if "default" in t:
+                voc.attribute_defaults[name] = t["default"]
+            t = t.get("type", "any")
         voc.attributes[name] = t
     for name, z in (raw.get("zones") or {}).items():
         voc.zones[name] = ZoneDef(name, z.get("scope", "game"), z.get("visibility", "public"))
     for name, v in (raw.get("variables") or {}).items():
-        voc.variables[name] = VarDef(name, v.get("scope", "game"), v.get("type", "any"), v.get("initial"))
+        voc.variables[name] = VarDef(name, v.get("scope", "game"), v.get("type", "any"), v.get("initial"),
+                                     tuple(v.get("kinds") or ()), v.get("initial_from"))
     for name, k in kinds.items():
         voc.kinds[name] = KindDef(name, k.get("starts_in", ""), tuple(k.get("active_in") or ()), tuple(k.get("required") or ()))
     for name, f in (raw.get("card_functions") or {}).items():
@@ -118,21 +127,39 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
 
 def _check(voc: Vocabulary, doc: YamlDoc, report: Report) -> None:
     where = ("vocabulary",)
-    for name, t in voc.attributes.items():
+    for name, t in list(voc.attributes.items()):
         if not voc.type_ok(t):
             report.error("VOCAB-TYPE", f"unknown type '{t}' for attribute '{name}'", doc.span(where + ("attributes", name)),
                          did_you_mean(t, list(BASE_TYPES) + list(voc.enums)))
-    for name, v in voc.variables.items():
+            voc.attributes[name] = "any"  # reported once here, not again at every use
+        elif name in voc.attribute_defaults:
+            problem = value_problem(voc, t, voc.attribute_defaults[name])
+            if problem:
+                report.error("VOCAB-VALUE", f"the default of attribute '{name}' {problem}",
+                             doc.span(where + ("attributes", name, "default")))
+    for name, v in list(voc.variables.items()):
         if not voc.type_ok(v.type):
             report.error("VOCAB-TYPE", f"unknown type '{v.type}' for variable '{name}'", doc.span(where + ("variables", name, "type")),
                          did_you_mean(v.type, list(BASE_TYPES) + list(voc.enums)))
+            voc.variables[name] = v = replace(v, type="any")
+        elif v.initial is not None:
+            problem = value_problem(voc, v.type, v.initial)
+            if problem:
+                report.error("VOCAB-VALUE", f"the initial value of variable '{name}' {problem}",
+                             doc.span(where + ("variables", name, "initial")))
         if name in voc.zones:
             report.error("VOCAB-DUP", f"'{name}' is both a zone and a variable", doc.span(where + ("variables", name)))
+        _check_entity_var(voc, v, doc, report)
     for name, k in voc.kinds.items():
         for z in (k.starts_in, *k.active_in):
             if z not in voc.zones:
                 report.error("REF-UNDEF", f"unknown zone '{z}' in kind '{name}'", doc.span(where + ("kinds", name)),
                              did_you_mean(z, voc.zones))
+        start = voc.zones.get(k.starts_in)
+        if start is not None and start.scope != "game":
+            report.error("VOCAB-VALUE", f"kind '{name}' starts in '{k.starts_in}', a zone of each {start.scope}: "
+                         "there is no owner to put its components in front of", doc.span(where + ("kinds", name, "starts_in")),
+                         "start in a zone of scope game and move the components in the setup procedure")
         for a in k.required:
             if voc.attribute_type(a) is None:
                 report.error("REF-UNDEF", f"unknown attribute '{a}' required by kind '{name}'", doc.span(where + ("kinds", name, "required")),
@@ -145,19 +172,65 @@ def _check(voc: Vocabulary, doc: YamlDoc, report: Report) -> None:
                      did_you_mean(voc.priority.player_from, voc.variables))
 
 
+def _check_entity_var(voc: Vocabulary, v: VarDef, doc: YamlDoc, report: Report) -> None:
+    at = ("vocabulary", "variables", v.name)
+    if v.scope != "entity":
+        for key in ("kinds", "initial_from"):
+            if getattr(v, key):
+                report.error("VOCAB-VALUE", f"'{key}' is for entity variables; '{v.name}' has scope {v.scope}", doc.span(at + (key,)))
+        return
+    for k in v.kinds:
+        if k not in voc.kinds:
+            report.error("REF-UNDEF", f"unknown kind '{k}' for variable '{v.name}'", doc.span(at + ("kinds",)), did_you_mean(k, voc.kinds))
+    if v.initial_from is not None:
+        t = voc.attributes.get(v.initial_from)
+        if t is None:
+            report.error("REF-UNDEF", f"unknown attribute '{v.initial_from}' for the initial value of '{v.name}'",
+                         doc.span(at + ("initial_from",)), did_you_mean(v.initial_from, voc.attributes))
+        elif t in ("entity", "list[entity]"):
+            report.error("VOCAB-VALUE", f"'{v.name}' cannot start from '{v.initial_from}', an attribute naming components",
+                         doc.span(at + ("initial_from",)), "set it in the setup procedure")
+        elif t != v.type and "any" not in (t, v.type):
+            report.error("VOCAB-VALUE", f"'{v.name}' is a {v.type}, but the attribute '{v.initial_from}' is a {t}",
+                         doc.span(at + ("initial_from",)))
+
+
+def value_problem(voc: Vocabulary, t: str, value) -> str | None:
+    """Why a value written in the manifest cannot stand for type `t` (None when it can)."""
+    if value is None or t == "any":
+        return None
+    if t.startswith("list["):
+        if not isinstance(value, list):
+            return f"must be a list, not {value!r}"
+        return next((p for p in (value_problem(voc, t[5:-1], v) for v in value) if p), None)
+    if t in ("entity", "zone"):
+        return f"cannot be written in the manifest (a {t} exists only once the game runs); set it in the setup procedure"
+    if t in voc.enums:
+        return None if value in voc.enums[t] else f"must be one of {', '.join(map(str, voc.enums[t]))}, not {value!r}"
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    ok = {"number": is_int, "bool": isinstance(value, bool), "text": isinstance(value, str),
+          "player": is_int and value >= 0}.get(t, True)
+    if ok:
+        return None
+    wanted = {"number": "a whole number", "bool": "true or false", "text": "a text", "player": "a seat number (0 for P1)"}[t]
+    return f"must be {wanted}, not {value!r}"
+
+
 def record_schema(voc: Vocabulary) -> dict:
     """The JSON Schema of one component record of this game, derived from its vocabulary."""
     props: dict = {
         "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "kind": {"enum": sorted(voc.kinds)},
         "name": {"type": "string"},
-        "copies": {"type": "integer", "minimum": 1},
+        "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
         "text": {"type": "string"},
         "effect": {"type": "string"},
         "source": {"type": "string", "minLength": 1},
     }
     for name, t in voc.attributes.items():
         props[name] = type_schema(voc, t)
+        if name in voc.attribute_defaults:
+            props[name] = dict(props[name], default=voc.attribute_defaults[name])
     schema: dict = {
         "type": "object",
         "required": ["id", "kind", "source"],

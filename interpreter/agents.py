@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import sys
 
+from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.decisions import Decision, player_label
 
 
@@ -62,8 +63,9 @@ class HumanAgent:
             out.write("> ")
             out.flush()
             line = self.stdin.readline()
-            if not line:
-                raise EOFError("no more input")
+            if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
+                raise DiagnosticError([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
+                                                  hint="type an option's number or its label, then Enter")])
             try:
                 return decision.index_of(int(line) if line.strip().isdigit() else line.strip())
             except Exception:

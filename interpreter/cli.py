@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -16,7 +17,7 @@ from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.agents import make_agent
 from interpreter.decisions import player_label
-from interpreter.gamelog import make_log, read_log, replay, write_log
+from interpreter.gamelog import check_log_path, make_log, read_log, replay, write_log
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
 from interpreter.runtime import Session
 from interpreter.scenario import find_scenarios, run_scenario
@@ -24,22 +25,64 @@ from interpreter.views import view
 
 
 def main(argv: list[str] | None = None) -> int:
+    _replace_unprintable()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()  # output problems surface here, not at exit
+        return code
     except DiagnosticError as err:
         for d in err.diagnostics:
             print(d.render(), file=sys.stderr)
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening
-        sys.stderr.close()
+    except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening: end quietly
+        _silence_stdout()
         return 0
+    except OSError as err:  # the output cannot be written (a full disk, /dev/full): the command's problem, not the game's
+        _silence_stdout()
+        print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+        return 1
+
+
+def _replace_unprintable() -> None:
+    """A terminal that cannot show a character (LANG=C) gets '?' instead of an error."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
+def _silence_stdout() -> None:
+    """Nothing more reaches a closed or full stdout, not even Python's flush at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests capture it)
+        pass
+
+
+class _Output:
+    """The game's account for the terminal. A write that fails is kept and raised between decisions, by the
+    command, so that a closed pipe or a full disk is never reported as an error of a line of rules."""
+
+    def __init__(self):
+        self.failure: OSError | None = None
+
+    def say(self, text: str) -> None:
+        if self.failure is None:
+            try:
+                print(text)
+            except OSError as err:
+                self.failure = err
+
+    def check(self) -> None:
+        if self.failure is not None:
+            raise self.failure
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,11 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("log", type=Path)
     rp.add_argument("--quiet", action="store_true")
     rp.add_argument("--as", dest="viewer", metavar="PLAYER", help="tell the game as this player (P1, P2, ...) may see it: public lines and lines to them")
+    rp.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
     rp.set_defaults(handler=cmd_replay)
 
     ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
     ex.add_argument("log", type=Path)
     ex.add_argument("--json", action="store_true")
+    ex.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
     ex.set_defaults(handler=cmd_explain)
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
@@ -88,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("schema", help="write a game's component schema for editors", description="Write schemas/games/GAME.schema.json from the game's vocabulary, for editors' YAML validation.")
     sc.add_argument("game")
     sc.add_argument("--check", action="store_true", help="exit 1 if the file on disk is out of date instead of writing it")
+    sc.add_argument("--out", type=Path, help="the file to write (needed for a game outside the project's content/)")
     sc.set_defaults(handler=cmd_schema)
 
     co = sub.add_parser("compile", help="compile a game and show the Python it becomes", description="Compile a game's rule text to Python source (what the interpreter runs) and print it, for debugging.")
@@ -127,13 +173,16 @@ def cmd_validate(args) -> int:
     for root in roots:
         content = load_game(root)
         diags = content.report.diagnostics
-        total += len(diags)
+        errors = sum(1 for d in diags if d.severity == "error")  # warnings are printed but do not fail
+        total += errors
         report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
         if not args.json:
             for d in diags:
                 print(d.render())
-            status = "ok" if not diags else f"{len(diags)} error(s)"
-            print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if diags else sys.stdout)
+            status = f"{errors} error(s)" if errors else "ok"
+            if len(diags) > errors:
+                status += f", {len(diags) - errors} warning(s)"
+            print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if errors else sys.stdout)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     return 1 if total else 0
@@ -153,7 +202,11 @@ def _game_ref(name: str) -> str:
 
 def _players(game, requested: int | None) -> int:
     spec = game.content.manifest["players"]
-    return requested or spec.get("default") or spec["min"]
+    if requested is not None:
+        if not spec["min"] <= requested <= spec["max"]:
+            raise DiagnosticError([Diagnostic("USAGE", f"--players {requested}: {game.content.id} is for {spec['min']} to {spec['max']} players")])
+        return requested
+    return spec.get("default") or spec["min"]
 
 
 # ---------------------------------------------------------------- play
@@ -162,26 +215,41 @@ def cmd_play(args) -> int:
     game = load_compiled(args.game)
     players = _players(game, args.players)
     kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
-    if any(k not in ("random", "human") for k in kinds):
-        raise DiagnosticError([Diagnostic("USAGE", f"unknown agent in '{args.agents}'", hint="agents are: random, human")])
+    if not kinds or any(k not in ("random", "human") for k in kinds):
+        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name an agent per seat", hint="agents are: random, human")])
+    if args.log:
+        check_log_path(args.log)
     kinds = (kinds + [kinds[-1]] * players)[:players]
     agents = [make_agent(k, seat, args.seed) for seat, k in enumerate(kinds)]
     humans = {i for i, k in enumerate(kinds) if k == "human"}
+
+    out = _Output()
 
     def account(to, text):
         if args.quiet:
             return
         if to is None or to in humans:
-            print(("  " if to is None else f"  (to {player_label(to)}) ") + text)
+            out.say(("  " if to is None else f"  (to {player_label(to)}) ") + text)
 
     print(f"{game.content.manifest['name']}: {players} players, seed {args.seed}" +
           (f", variants {', '.join(args.variant)}" if args.variant else ""))
-    session = Session(game, players, args.seed, tuple(args.variant), account=account)
-    while session.pending is not None:
-        d = session.pending
-        agent = agents[d.player] if d.player is not None else agents[0]
-        seen = view(session.state, d.player) if d.player in humans else None
-        session.answer(agent.decide(d, seen))
+    session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False)
+    try:
+        session.call(game.content.manifest["start"])
+        out.check()
+        while session.pending is not None:
+            d = session.pending
+            agent = agents[d.player] if d.player is not None else agents[0]
+            seen = view(session.state, d.player) if d.player in humans else None
+            session.answer(agent.decide(d, seen))
+            out.check()
+    except DiagnosticError as err:
+        if args.log:  # the decisions up to the error, so that the game can be replayed and explained
+            log = make_log(session, _game_ref(args.game))
+            log["error"] = err.diagnostics[0].to_json()
+            write_log(log, args.log)
+            print(f"log (up to the error) written to {args.log}", file=sys.stderr)
+        raise
     result = session.result
     print("Final scores: " + ", ".join(f"{player_label(i)} {s}" for i, s in enumerate(result.scores)))
     print("Winner: " + (", ".join(player_label(w) for w in result.winners) or "nobody"))
@@ -205,7 +273,7 @@ def cmd_simulate(args) -> int:
     for i in range(args.games):
         seed = args.seed + i
         try:
-            session = Session(game, players, seed, tuple(args.variant), keep_labels=False)
+            session = Session(game, players, seed, tuple(args.variant))  # labels built, as in play
             agents = [make_agent("random", seat, seed) for seat in range(players)]
             while session.pending is not None:
                 d = session.pending
@@ -248,17 +316,20 @@ def cmd_replay(args) -> int:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
 
+    out = _Output()
+
     def tell(to, text):
         if to is None or to == viewer:
-            print(("  " if to is None else "  (to you) ") + text)
-    outcome = replay(log, account=None if args.quiet else tell)
+            out.say(("  " if to is None else "  (to you) ") + text)
+    outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content)
+    out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
 
 
 def cmd_explain(args) -> int:
     log = read_log(args.log)
-    outcome = replay(log, trace=True)
+    outcome = replay(log, trace=True, allow_changed=args.allow_changed_content)
     trace = outcome.session.rt.trace or []
     if args.json:
         print(json.dumps(trace, ensure_ascii=False, indent=1))
@@ -276,6 +347,8 @@ def cmd_explain(args) -> int:
                 key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
                 mark = str(n) if entry["kind"] == "modifier" else ("runs" if n == 1 else "waits")
                 print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}")
+    if not outcome.matches:  # the trace covers only the part that replayed
+        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1
 
 
@@ -305,7 +378,11 @@ def cmd_schema(args) -> int:
         "items": record_schema(content.vocabulary),
     }
     text = json.dumps(schema, ensure_ascii=False, indent=1) + "\n"
-    target = PROJECT_ROOT / "schemas" / "games" / f"{content.id}.schema.json"
+    target = args.out or PROJECT_ROOT / "schemas" / "games" / f"{content.id}.schema.json"
+    if args.out is None and root.parent != (PROJECT_ROOT / "content").resolve():
+        # the project's schemas are for the project's games: a copy elsewhere must not overwrite them
+        raise DiagnosticError([Diagnostic("USAGE", f"{_short(root)} is not a game under the project's content/",
+                                          hint="say where to write its schema with --out FILE")])
     if args.check:
         current = target.read_text(encoding="utf-8") if target.exists() else ""
         if current != text:
@@ -313,8 +390,11 @@ def cmd_schema(args) -> int:
             return 1
         print(f"{target} is up to date")
         return 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: {err.strerror or err}")]) from None
     print(f"wrote {target}")
     return 0
 

@@ -25,8 +25,11 @@ def label_of(value) -> str:
     return str(value)
 
 
-def player_label(seat: int) -> str:
-    return f"P{seat + 1}"
+def player_label(seat: int | None) -> str:
+    """P1, P2, ...; an option or value that names no player reads "nobody" (labels never fail)."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return f"P{seat + 1}"
+    return "nobody" if seat is None else label_of(seat)
 
 
 @dataclass
@@ -49,8 +52,7 @@ class Decision:
     def labels(self) -> list:
         if self._labels is None:
             if self.players:
-                self._labels = [player_label(v) if isinstance(v, int) and not isinstance(v, bool) else label_of(v)
-                                for v in self.values]
+                self._labels = [player_label(v) for v in self.values]
             else:
                 self._labels = [label_of(v) for v in self.values]
         return self._labels

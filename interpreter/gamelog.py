@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dsl.diagnostics import Diagnostic, DiagnosticError
+from jsonschema import Draft202012Validator, validators
+
+from dsl.diagnostics import Diagnostic, DiagnosticError, Span
+from dsl.inputs import char_position, read_text
+from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
+from dsl.schema_check import load_schema
 from interpreter.agents import ScriptedAgent
 from interpreter.decisions import IllegalDecision, player_label
 from interpreter.games import load_compiled
@@ -35,17 +41,108 @@ def make_log(session: Session, game_ref: str) -> dict:
 
 
 def write_log(log: dict, path: Path) -> None:
-    path.write_text(json.dumps(log, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    try:
+        path.write_text(json.dumps(log, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:  # a full disk, /dev/full, a folder removed meanwhile
+        raise DiagnosticError([Diagnostic("RUN-ERROR", f"cannot write the log {_clip(str(path))}: {err.strerror or err}")]) from None
+
+
+def check_log_path(path: Path) -> None:
+    """Before a game is played: a USAGE error if the log could obviously not be written there."""
+    shown = _clip(str(path))
+    name_max = 255
+    try:
+        folder = path.parent if str(path.parent) else Path(".")
+        if len(path.name.encode("utf-8", "surrogateescape")) > name_max:
+            problem = f"the file name is longer than {name_max} bytes"
+        elif not folder.exists():
+            problem = f"the folder {_clip(str(folder))} does not exist"
+        elif not folder.is_dir():
+            problem = f"{_clip(str(folder))} is a file, not a folder"
+        elif path.is_dir():
+            problem = "it is a folder"
+        else:
+            return
+    except (OSError, ValueError) as err:
+        problem = str(err.strerror if isinstance(err, OSError) and err.strerror else err)
+    raise DiagnosticError([Diagnostic("USAGE", f"cannot write the log {shown}: {problem}", hint="--log FILE names a file in an existing folder")])
 
 
 def read_log(path: Path) -> dict:
+    """A log checked against schemas/log.schema.json; every problem is a diagnostic naming the field."""
+    shown = str(path)
+    text = read_text(path, shown, MAX_LOG_BYTES, missing="LOG-READ")
+    depth = _json_depth(text)
+    if depth > MAX_DATA_DEPTH:
+        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"{shown} nests deeper than {MAX_DATA_DEPTH} levels", Span(shown, 1, 1),
+                                          "a game log is a flat record; this is not one")])
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise DiagnosticError([Diagnostic("LOG-READ", f"cannot read the log {path}: {err}")]) from None
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        line, col, src = char_position(text, min(err.pos, len(text)))
+        raise DiagnosticError([Diagnostic("LOG-READ", f"{shown} is not JSON: {err.msg}", Span(shown, line, col, col + 1, src))]) from None
+    except (ValueError, RecursionError) as err:  # e.g. an integer of thousands of digits
+        raise DiagnosticError([Diagnostic("LOG-READ", f"{shown} is not JSON a log can hold: {str(err)[:120]}", Span(shown, 1, 1))]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise DiagnosticError([Diagnostic("LOG-FORMAT", f"{path} is not a {FORMAT} game log")])
+        raise DiagnosticError([Diagnostic("LOG-FORMAT", f"{shown} is not a {FORMAT} game log", Span(shown, 1, 1),
+                                          "logs are written by `rules play --log FILE`")])
+    problems = [_schema_problem(shown, err) for err in
+                sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])]
+    if problems:
+        raise DiagnosticError(problems[:20])
     return data
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _json_depth(text: str) -> int:
+    """How deep brackets nest outside strings, counted without recursion (json.loads recurses)."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        depth += 1 if ch in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DATA_DEPTH:
+                break
+    return deepest
+
+
+def _validator():
+    # JSON Schema counts 3.0 as an integer; a log's indices, seed and player count must be written as 3.
+    strict = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
+    cls = validators.extend(Draft202012Validator, type_checker=strict)
+    return cls(load_schema("log.schema.json"))
+
+
+_JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "true or false", int: "an integer",
+               float: "a number with a fraction", type(None): "null"}
+
+
+def _schema_problem(shown: str, err) -> Diagnostic:
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".") or "the log"
+    found = _JSON_TYPES.get(type(err.instance), type(err.instance).__name__)
+    if err.validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        message = f"{where} has no '{missing}'"
+    elif err.validator == "additionalProperties":
+        extra = [k for k in err.instance if k not in (err.schema.get("properties") or {})]
+        message = f"{where} has an unknown field '{_clip(str(extra[0]) if extra else '?')}'"
+    elif err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        message = f"{where} must be {'an' if wanted[0] in 'aeiou' else 'a'} {wanted}, not {found}"
+    elif err.validator in ("minItems", "maxItems", "prefixItems"):
+        message = f"{where} must be a pair [option index, label], not {found} of {len(err.instance)}" \
+            if isinstance(err.instance, list) else f"{where}: {_clip(err.message)}"
+    else:
+        message = f"{where}: {_clip(err.message)}"
+    return Diagnostic("LOG-SCHEMA", f"{shown}: {message}", None, "see schemas/log.schema.json")
+
+
+def _clip(text: str, width: int = 120) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 @dataclass
@@ -55,10 +152,35 @@ class ReplayOutcome:
     session: Session
 
 
-def replay(log: dict, trace: bool = False, account=None) -> ReplayOutcome:
-    """Play the logged decisions again from the logged seed; the final state must be the same."""
-    game = load_compiled(log["game"])
-    session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace)
+def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Session) -> ReplayOutcome:
+    got = err.diagnostics[0]
+    if got.code == logged_error:
+        return ReplayOutcome(True, f"the replay stops with the logged error after {n} decision(s): {got.message}", session)
+    return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
+
+
+def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False) -> ReplayOutcome:
+    """Play the logged decisions again from the logged seed; the final state and the result must be the same.
+
+    A log of content that has changed since is refused unless `allow_changed`: its decisions may mean
+    something else now.
+    """
+    try:
+        game = load_compiled(log["game"])
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False)
+    except DiagnosticError as err:
+        if any(d.code != "USAGE" for d in err.diagnostics):
+            raise  # the game's own content errors
+        raise DiagnosticError([Diagnostic("LOG-GAME", f"the log does not fit its game: {d.message}", None, d.hint)
+                               for d in err.diagnostics]) from None
+    if game.content.content_hash != log["content_hash"] and not allow_changed:
+        return ReplayOutcome(False, f"the content changed since the log was written (content hash {log['content_hash']}, "
+                                    f"now {game.content.content_hash}); replay it anyway with --allow-changed-content", session)
+    logged_error = (log.get("error") or {}).get("code")  # a game that stopped on an error is logged up to it
+    try:
+        session.call(game.content.manifest["start"])
+    except DiagnosticError as err:
+        return _stopped(err, logged_error, 0, session)
     notes = []
     if game.content.content_hash != log["content_hash"]:
         notes.append(f"the content changed since the log was written ({log['content_hash']} -> {game.content.content_hash})")
@@ -73,11 +195,22 @@ def replay(log: dict, trace: bool = False, account=None) -> ReplayOutcome:
         except IllegalDecision as err:
             return ReplayOutcome(False, f"decision {n}: {err}", session)
         except DiagnosticError as err:
+            if n == len(log["decisions"]):
+                return _stopped(err, logged_error, n, session)
             return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
+    if logged_error:
+        return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
     if session.pending is not None:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
     digest = session.state.digest()
     if digest != log["final_state"]:
         return ReplayOutcome(False, f"the final state differs ({digest}, the log says {log['final_state']})" +
                              (f"; {notes[0]}" if notes else ""), session)
+    result = session.result
+    winners = [player_label(w) for w in session.state.winners]
+    if log["result"]["winners"] != winners:
+        return ReplayOutcome(False, f"the log says the winners are {', '.join(log['result']['winners']) or 'nobody'}, "
+                                    f"the replay gives {', '.join(winners) or 'nobody'}", session)
+    if result is not None and log["result"]["scores"] != result.scores:
+        return ReplayOutcome(False, f"the log says the scores are {log['result']['scores']}, the replay gives {result.scores}", session)
     return ReplayOutcome(True, "the replay reproduces the logged game exactly" + (f" ({notes[0]})" if notes else ""), session)

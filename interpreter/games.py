@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
+from dsl.inputs import read_text
+from dsl.limits import deep_recursion
 from dsl.loader import MANIFEST, ensure_loaded
 from interpreter.codegen import CompiledGame, compile_game
 
@@ -27,7 +29,10 @@ def default_game() -> str:
     names = known_games()
     for name in names:
         root = locate(name)
-        doc, _ = load_yaml(str(root / MANIFEST), (root / MANIFEST).read_text(encoding="utf-8"))
+        try:
+            doc, _ = load_yaml(str(root / MANIFEST), read_text(root / MANIFEST, str(root / MANIFEST)))
+        except DiagnosticError:
+            continue  # validate reports it; it is just not the default
         if isinstance(doc.data, dict) and doc.data.get("play_by_default"):
             return name
     if not names:
@@ -38,19 +43,28 @@ def default_game() -> str:
 def locate(game: str) -> Path:
     """GAME is a folder name under content/ or a path to a game folder."""
     path = Path(game)
-    if (path / MANIFEST).is_file():
-        return path.resolve()
-    if path.name == MANIFEST and path.is_file():
-        return path.parent.resolve()
-    for base in CONTENT_DIRS:
-        if (base / game / MANIFEST).is_file():
-            return (base / game).resolve()
-    raise DiagnosticError([Diagnostic("USAGE", f"no game '{game}' here", None,
+    try:
+        if (path / MANIFEST).is_file():
+            return path.resolve()
+        if path.name == MANIFEST and path.is_file():
+            return path.parent.resolve()
+        for base in CONTENT_DIRS:
+            if (base / game / MANIFEST).is_file():
+                return (base / game).resolve()
+    except (OSError, ValueError) as err:  # a name too long for the system, a NUL byte
+        raise DiagnosticError([Diagnostic("USAGE", f"no game '{_clip(game)}' here: {err.strerror if isinstance(err, OSError) else err}")]) from None
+    raise DiagnosticError([Diagnostic("USAGE", f"no game '{_clip(game)}' here", None,
                                       did_you_mean(game, known_games()) or f"games: {', '.join(known_games())}")])
 
 
 def load_compiled(game: str) -> CompiledGame:
     root = locate(game)
     if root not in _compiled:
-        _compiled[root] = compile_game(ensure_loaded(root))
+        content = ensure_loaded(root)
+        with deep_recursion():  # the parser bounds every AST's depth; compiling walks it recursively
+            _compiled[root] = compile_game(content)
     return _compiled[root]
+
+
+def _clip(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."

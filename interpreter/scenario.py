@@ -11,15 +11,18 @@ from pathlib import Path
 
 from dsl import ast
 from dsl.checker import Scope
-from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source
+from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span
+from dsl.inputs import read_text
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
-from interpreter.agents import ScriptedAgent, ScriptExhausted
+from interpreter.agents import ScriptExhausted
 from interpreter.codegen import compile_expression, compile_statements
-from interpreter.decisions import IllegalDecision
+from interpreter.decisions import IllegalDecision, label_of, player_label
 from interpreter.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.scenario_script import ScenarioScript, ScriptMismatch
+from interpreter.state import Entity, Zone
 
 
 @dataclass
@@ -40,10 +43,17 @@ class ScenarioOutcome:
 
 
 def run_scenario(path: Path) -> ScenarioOutcome:
-    text = path.read_text(encoding="utf-8")
-    doc, problems = load_yaml(str(path), text)
     outcome = ScenarioOutcome(path.stem, str(path))
-    if not problems and doc.data is not None:
+    try:
+        text = read_text(path, str(path))
+    except DiagnosticError as err:  # too large, not UTF-8, not a file
+        outcome.diagnostics = err.diagnostics
+        return outcome
+    doc, problems = load_yaml(str(path), text)
+    if not problems and doc.data is None:
+        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(str(path), 1, 1),
+                               "a scenario names at least a game and its expectations")]
+    elif not problems:
         problems = validate(doc, load_schema("scenario.schema.json"))
     if problems:
         outcome.diagnostics = problems
@@ -52,13 +62,7 @@ def run_scenario(path: Path) -> ScenarioOutcome:
     outcome.name = data["name"]
     try:
         _run(doc, data, path, outcome)
-        if data.get("expect_error"):
-            outcome.failures.append(f"expected the run to stop with {data['expect_error']}, but it did not")
-    except DiagnosticError as err:
-        expected = data.get("expect_error")
-        codes = [d.code for d in err.diagnostics]
-        if expected and expected in codes:
-            return outcome
+    except DiagnosticError as err:  # the game or a scenario text cannot be loaded: nothing to check against
         outcome.diagnostics.extend(err.diagnostics)
     return outcome
 
@@ -66,15 +70,24 @@ def run_scenario(path: Path) -> ScenarioOutcome:
 def _game_ref(data: dict, path: Path) -> str:
     ref = data["game"]
     candidate = (path.parent / ref)
-    return str(candidate) if (candidate / "game.yaml").is_file() else ref
+    try:
+        return str(candidate) if (candidate / "game.yaml").is_file() else ref
+    except OSError:  # a name too long for the system: not a folder here
+        return ref
 
 
 def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None:
-    game = load_compiled(_game_ref(data, path))
+    try:
+        game = load_compiled(_game_ref(data, path))
+    except DiagnosticError as err:
+        if not all(d.code == "USAGE" for d in err.diagnostics):
+            raise  # the game's own errors
+        raise DiagnosticError([Diagnostic("CONTENT-MISSING", f"no game '{data['game']}' next to this file or under content/",
+                                          doc.span(("game",)), err.diagnostics[0].hint)]) from None
     content = game.content
     players = data.get("players", content.manifest["players"].get("default", content.manifest["players"]["min"]))
     session = Session(game, players, data.get("seed", 0), tuple(data.get("variants", [])), start=False, trace=True)
-    script = ScriptedAgent(data.get("decisions", []))
+    script = ScenarioScript(data.get("decisions", []))
 
     def drive(step: str) -> bool:
         while session.pending is not None:
@@ -83,36 +96,49 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
             except ScriptExhausted:
                 if data.get("expect_pending") and step == "run":
                     return True
-                outcome.failures.append(f"{step}: no scripted decision left for {session.pending.prompt!r}; "
-                                        f"options: {', '.join(session.pending.labels)}")
+                outcome.failures.append(f"{step}: no scripted decision left for {player_label(session.pending.player)}: "
+                                        f"{session.pending.prompt!r}; options: {', '.join(session.pending.labels)}")
                 return False
+            except ScriptMismatch as err:
+                raise DiagnosticError([Diagnostic("DECISION-MISMATCH", str(err), doc.span(err.key))]) from None
             try:
                 session.answer(label)
             except IllegalDecision as err:
-                where = doc.span(("decisions", script.position - 1))
-                raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), where)]) from None
+                raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), doc.span(script.key))]) from None
         return True
 
-    if data.get("setup", "run") == "run" and content.manifest.get("setup"):
-        session.call(content.manifest["setup"])
-        if not drive("setup"):
+    def steps() -> bool:
+        if data.get("setup", "run") == "run" and content.manifest.get("setup"):
+            session.call(content.manifest["setup"])
+            if not drive("setup"):
+                return False
+        if data.get("given"):
+            session.begin(_statements(game, doc, ("given",), data["given"])(session.rt))
+            if not drive("given"):
+                return False
+        run = data.get("run") or f"{content.manifest['start']}()"
+        session.begin(_statements(game, doc, ("run",), run)(session.rt))
+        return drive("run")
+
+    # An expected error ends the steps; the expectations are still checked, on the table as the error left it.
+    expected = data.get("expect_error")
+    try:
+        if not steps():
             return
-    if data.get("given"):
-        session.begin(_statements(game, doc, ("given",), data["given"])(session.rt))
-        if not drive("given"):
-            return
-    run = data.get("run") or f"{content.manifest['start']}()"
-    session.begin(_statements(game, doc, ("run",), run)(session.rt))
-    if not drive("run"):
-        return
-    if data.get("expect_pending"):
-        wanted = data["expect_pending"]
-        if session.pending is None or wanted not in session.pending.labels:
-            shown = ", ".join(session.pending.labels) if session.pending else "nothing is asked"
-            outcome.failures.append(f"expected '{wanted}' among the next decision's options; got: {shown}")
-    unused = script.remaining()
-    if unused:
-        outcome.failures.append(f"{len(unused)} scripted decision(s) were never asked: {unused}")
+    except DiagnosticError as err:
+        if not expected or expected not in [d.code for d in err.diagnostics]:
+            raise
+    else:
+        if expected:
+            outcome.failures.append(f"expected the run to stop with {expected}, but it did not")
+        if data.get("expect_pending"):
+            wanted = data["expect_pending"]
+            if session.pending is None or wanted not in session.pending.labels:
+                shown = ", ".join(session.pending.labels) if session.pending else "nothing is asked"
+                outcome.failures.append(f"expected '{wanted}' among the next decision's options; got: {shown}")
+        unused = script.remaining()
+        if unused:
+            outcome.failures.append(f"{len(unused)} scripted decision(s) were never asked: {unused}")
     for i, text in enumerate(data["expect"]):
         _expect(game, doc, ("expect", i), text, session, outcome)
 
@@ -152,7 +178,7 @@ def _expect(game, doc: YamlDoc, key: tuple, text: str, session: Session, outcome
     try:
         value = compile_expression(game, node)(session.rt)
     except Exception as exc:  # an expectation that cannot be evaluated is a failure, not a traceback
-        outcome.failures.append(f"{doc.span(key)}: cannot evaluate {text.strip()!r}: {type(exc).__name__}: {exc}")
+        outcome.failures.append(f"{doc.span(key)}: cannot evaluate {text.strip()!r}: {_in_words(exc)}")
         return
     if value is True:
         return
@@ -165,12 +191,38 @@ def _expect(game, doc: YamlDoc, key: tuple, text: str, session: Session, outcome
     outcome.failures.append(f"{span}: expected {text.strip()!r}{detail}")
 
 
-def _listing(value, t: str) -> str:
-    from interpreter.codegen.library import show
-    from interpreter.state import Zone
+def _in_words(exc: Exception) -> str:
+    """Why an expectation could not be evaluated, in the language's words rather than Python's."""
+    if isinstance(exc, DiagnosticError):
+        return exc.diagnostics[0].message
+    text = str(exc)
+    if "NoneType" in text or isinstance(exc, (AttributeError, KeyError)):
+        return "a value it reads is none (no such component, player or entry)"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, TypeError):
+        return "it combines values of kinds that do not go together (a number with a list, a component with a number ...)"
+    return text or "it cannot be computed on this table"
+
+
+def _listing(value, t: str = "any") -> str:
+    """A value in a failure message. Components show their ids, so that copies of one card differ."""
     if isinstance(value, Zone):
-        return f"{show(value)} [{show(value.items, 'list[entity]')}]"
-    return show(value, t)
+        return f"{label_of(value)} [{_listing(value.items, 'list[entity]')}]"
+    if isinstance(value, Entity):
+        return value.id
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and t == "player":
+        return player_label(value)
+    if isinstance(value, (list, tuple)):
+        inner = t[5:-1] if t.startswith("list[") else "any"
+        return ", ".join(_listing(v, inner) for v in value) if value else "nothing"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_listing(k)}: {_listing(v)}" for k, v in value.items()) + "}"
+    if value is None:
+        return "nobody" if t == "player" else "none"
+    return str(value)
 
 
 def find_scenarios(paths: list[Path]) -> list[Path]:

@@ -101,12 +101,19 @@ class State:
             elif v.scope == "player":
                 for pv in self.player_vars:
                     pv[name] = _copy(v.initial)
-        self._entity_var_defaults = {n: v.initial for n, v in voc.variables.items() if v.scope == "entity"}
+        self._entity_vars = [v for v in voc.variables.values() if v.scope == "entity"]
+        self._vars_of_kind: dict = {}  # kind -> the entity variables its components have
         self._entity_zones = [(name, z.visibility) for name, z in voc.zones.items() if z.scope == "entity"]
 
     # ---------------------------------------------------------------- building
     def add_entity(self, eid: str, record_id: str, attrs: dict) -> Entity:
-        e = Entity(eid, record_id, attrs, {n: _copy(v) for n, v in self._entity_var_defaults.items()})
+        """A component with its entity variables: those declared for its kind, at their initial values."""
+        kind = attrs["kind"]
+        own = self._vars_of_kind.get(kind)
+        if own is None:
+            own = self._vars_of_kind[kind] = [v for v in self._entity_vars if not v.kinds or kind in v.kinds]
+        variables = {v.name: _copy(attrs.get(v.initial_from, v.initial) if v.initial_from else v.initial) for v in own}
+        e = Entity(eid, record_id, attrs, variables)
         # every component has each entity-scoped zone from the start, so rules read them without a check
         e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
         self.entities[eid] = e

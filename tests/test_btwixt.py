@@ -1,4 +1,4 @@
-"""B'Twixt: the card set, what each player may see, and many random games in every variant."""
+"""B'Twixt: the card set, what each player may see, and random games in every variant."""
 from __future__ import annotations
 
 import random
@@ -12,7 +12,7 @@ from interpreter.gamelog import make_log, replay
 from interpreter.runtime import Session
 from interpreter.views import view
 
-GAMES_PER_CASE = 1000
+GAMES_PER_CASE = 60  # per player count and variant; thousands are a soak run (README.md, "Soak runs")
 VARIANTS = [(), ("advanced",), ("draft",), ("council_of_kings",), ("ally_row",), ("quick",)]
 
 
@@ -103,6 +103,49 @@ def test_tokens_revealed_at_the_end(game):
     tokens = [e for e in session.state.entities.values() if e.kind == "token" and e.zone.name == "council"]
     assert tokens and not any(t.face_down for t in tokens)
     assert set(view(session.state, 0)["entities"]) >= {t.id for t in tokens}
+
+
+def final_scoring_log(game, councils: list[list[str]]) -> tuple[Session, list[str]]:
+    """Lay the given components into each seat's council (council of P1 first), score, and keep the log."""
+    lines = []
+    session = Session(game, len(councils), 1, start=False, account=lambda to, text: lines.append(text))
+    state = session.state
+    for seat, ids in enumerate(councils):
+        for eid in ids:
+            state.place(state.entities[eid], state.zone("council", seat))
+    session.call("final_scoring")
+    return session, lines
+
+
+def test_equal_final_scores_are_explained_in_the_log(game):
+    """Rulebook, «Определите победителя»: the log names each ruler's weaker and stronger council and tells
+    which tie-break decided. Councils: P1|P2 10, P2|P3 20, P3|P4 5, P4|P1 20; P1 and P2 tie on 10 and 20,
+    P1 has 7 allies and P2 6."""
+    session, lines = final_scoring_log(game, [
+        ["eddard_stark", "ser_barristan", "hodor"],
+        ["khal_drogo", "tywin_lannister", "walder_frey", "power_2_1"],
+        ["gendry", "davos_seaworth"],
+        ["robb_stark", "jaime_lannister", "stannis_baratheon", "mance_rayder"]])
+    assert session.result.winners == [0]
+    assert ("P1: weaker council 10 (council of P1, shared with P2), "
+            "stronger council 20 (council of P4, shared with P4), 7 allies") in lines
+    assert ("P2: weaker council 10 (council of P1, shared with P1), "
+            "stronger council 20 (council of P2, shared with P3), 6 allies") in lines
+    tie = [line for line in lines if " tie with " in line]
+    assert len(tie) == 2, lines
+    assert "weaker councils of 10" in tie[0] and "P1 20, P2 20" in tie[0]
+    assert "stronger councils of 20" in tie[1] and "P1 7, P2 6" in tie[1]
+    assert lines[-1] == "winner(s): P1 (tie-break: the most allies in both councils)"
+
+
+def test_equal_councils_and_shared_victory_are_told(game):
+    """Three rulers, three councils of power 5 with one ally each: every ruler's councils are equal, every
+    tie-break is equal too, and the three share the victory."""
+    session, lines = final_scoring_log(game, [["robb_stark"], ["jaime_lannister"], ["stannis_baratheon"]])
+    assert session.result.winners == [0, 1, 2]
+    assert "P1: both councils 5 (council of P1, shared with P2; council of P3, shared with P3), 2 allies" in lines
+    assert "P1, P2, P3 have 2 allies each: they share the victory" in lines
+    assert lines[-1] == "winner(s): P1, P2, P3 (equal in every tie-break: a shared victory)"
 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "+".join(v) or "basic")

@@ -1,0 +1,168 @@
+"""AGoT part 1: random games at every player count, exact replays, hidden information, the planning waves."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.gamelog import make_log, replay
+from interpreter.games import load_compiled
+from interpreter.runtime import Session
+from interpreter.views import view
+
+GAMES_PER_COUNT = 30
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_compiled("agot")
+
+
+def play_random(game, players: int, seed: int, variants=(), each=None, account=None) -> Session:
+    session = Session(game, players, seed, variants, account=account)
+    rng = random.Random(seed + 1)
+    while session.pending is not None:
+        if each is not None:
+            each(session)
+        session.answer(rng.randrange(len(session.pending.values)))
+    return session
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_random_games_run_without_error(game, players):
+    rounds = []
+    for seed in range(GAMES_PER_COUNT):
+        session = play_random(game, players, seed)
+        state = session.state
+        assert state.finished and len(session.result.winners) == 1
+        assert state.game_vars["round"] == 11 or max(pv["castles"] for pv in state.player_vars) >= 7
+        rounds.append(state.game_vars["round"])
+        for seat in range(players):
+            # the 20-token limit: available + on the board + in the pool is always 20
+            tokens = [e for e in state.entities.values() if e.kind == "power_token" and e.vars["owner"] == seat]
+            assert len(tokens) == 20
+        # every unit on the board stands where its `loc` says, and one house holds each area
+        for e in state.entities.values():
+            if e.kind == "unit" and e.zone.name == "units":
+                assert e.zone.owner is e.vars["loc"]
+            if e.kind in ("land", "sea", "port"):
+                owners = {u.vars["owner"] for u in e.zones["units"].items} if "units" in e.zones else set()
+                assert len(owners) <= 1, e.id
+    assert rounds
+
+
+@pytest.mark.parametrize("variants", [(), ("port_ships_survive", "siege_engines_as_casualties")],
+                         ids=["default", "variants"])
+def test_logged_games_replay_exactly(game, variants):
+    for players, seed in ((3, 1), (6, 2)):
+        session = play_random(game, players, seed, variants)
+        outcome = replay(make_log(session, "agot"))
+        assert outcome.matches, outcome.reason
+
+
+def _check_view(session: Session) -> None:
+    state = session.state
+    for seat in range(state.players):
+        seen = set(view(state, seat)["entities"])
+        for e in state.entities.values():
+            zone = e.zone
+            if e.face_down and e.seen_by != seat:
+                assert e.id not in seen, f"P{seat + 1} sees the face-down {e.id}"
+            if zone.name in ("orders", "house_hand") and zone.owner != seat:
+                assert e.id not in seen, f"P{seat + 1} sees {e.id} in {zone.key}"
+            if zone.name in ("order_slot", "in_play") and e.face_down and e.seen_by == seat:
+                assert e.id in seen, f"P{seat + 1} no longer sees its own {e.id}"
+        # public variables must not name a face-down component
+        text = repr(view(state, seat)["game"]) + repr(view(state, seat)["player_vars"])
+        for e in state.entities.values():
+            if e.face_down and e.seen_by != seat:
+                assert f"'{e.id}'" not in text
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_nobody_sees_face_down_orders_or_a_chosen_house_card(game, players):
+    checked = {"orders": 0, "cards": 0}
+
+    def each(session):
+        state = session.state
+        down = [e for e in state.entities.values() if e.face_down]
+        checked["orders"] += any(e.kind == "order" for e in down)
+        d = session.pending
+        if d.secret and all(getattr(v, "kind", None) == "house_card" for v in d.values):
+            # a House card is being chosen: no chosen card lies anywhere yet (answers of a wave
+            # apply together), so nobody can learn the other side's choice
+            checked["cards"] += 1
+            assert not any(len(z) for z in state.player_zones["in_play"])
+        _check_view(session)
+
+    for seed in range(2):
+        play_random(game, players, seed, each=each)
+    assert checked["orders"] > 0 and checked["cards"] > 0, "the games reached face-down orders and House card choices"
+
+
+def test_public_log_names_no_order_before_the_reveal(game):
+    lines = []
+    play_random(game, 4, 5, account=lambda to, text: lines.append((to, text)))
+    names = {"March", "Defense", "Support", "Raid", "Consolidate Power"}
+    planning = False
+    for to, text in lines:
+        if "Planning phase" in text:
+            planning = True
+        elif " reveals " in text:
+            planning = False
+        elif planning and to is None:
+            assert not any(n in text for n in names), text
+
+
+def test_orders_are_given_in_one_secret_wave(game):
+    session = Session(game, 6, 3)
+    state = session.state
+    first_wave = []
+    for _ in range(6):
+        d = session.pending
+        assert d.secret
+        first_wave.append(d.player)
+        # nothing is laid before everyone has answered
+        assert not any(e.kind == "order" and e.zone.name == "order_slot" for e in state.entities.values())
+        session.answer(0)
+    assert sorted(first_wave) == list(range(6))
+    laid = [e for e in state.entities.values() if e.kind == "order" and e.zone.name == "order_slot"]
+    assert len(laid) == 6 and all(e.face_down for e in laid)
+    assert {e.seen_by for e in laid} == set(range(6))
+
+
+def test_too_few_orders_are_given_in_turn_order(game):
+    session = Session(game, 6, 3, start=False)
+    session.call("setup")
+    state = session.state
+    greyjoy = 3
+    spots = ["seagard", "the_twins", "flints_finger", "riverrun", "the_fingers", "castle_black", "karhold"]
+    footmen = [u for u in state.zone("reserve", greyjoy).items if u.attrs["unit_type"] == "footman"]
+    for unit, area in zip(footmen, spots):
+        state.place(unit, state.zone("units", state.entities[area]))
+        unit.vars["loc"] = state.entities[area]
+    session.call("planning")
+    asked = []
+    while session.pending is not None:
+        d = session.pending
+        assert not d.secret
+        if not asked or asked[-1] != d.player:
+            asked.append(d.player)
+        session.answer(d.labels[-1] if d.player == greyjoy else 0)
+    throne = state.game_vars["throne_track"]
+    assert asked == [p for p in throne if p in asked], "houses give their orders one after another in turn order"
+    greyjoy_areas = [a for a in spots + ["greywater_watch", "pyke", "ironmans_bay", "port_of_pyke"]]
+    with_order = [a for a in greyjoy_areas if state.zone("order_slot", state.entities[a]).items]
+    assert len(with_order) == 10
+
+
+def test_a_round_can_be_followed_in_the_log(game):
+    lines = []
+    for seed in range(6):
+        play_random(game, 6, seed, account=lambda to, text: lines.append(text))
+        if any("Combat in" in t for t in lines):
+            break
+    text = "\n".join(lines)
+    for needed in ("Planning phase", "has given", " reveals ", "Action phase", "Combat in", "Initial strength",
+                   "wins the combat", "consolidates power", "Clean-up"):
+        assert needed in text, needed
