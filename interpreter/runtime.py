@@ -165,16 +165,20 @@ class Runtime:
 
     # ------------------------------------------------------------ state changes
     def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:
-        if not isinstance(zone, Zone):
+        if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
-        items = [what] if isinstance(what, Entity) else list(library.items(what))
-        if at_top:
-            items.reverse()  # the first listed ends on top
-        place = self.state.place
+        if type(what) is Entity:
+            items = (what,)
+        else:
+            items = list(library.items(what))
+            if at_top:
+                items.reverse()  # the first listed ends on top
+        nested = type(zone.owner) is Entity
+        dest = zone.items
         for e in items:
-            if not isinstance(e, Entity):
+            if type(e) is not Entity:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")
-            if type(zone.owner) is Entity and _inside(zone, e):
+            if nested and _inside(zone, e):
                 raise RuntimeError(f"{e.id} cannot move into {library.zone_name(zone)}, which lies on it")
             if face == "down":
                 if not e.face_down:
@@ -183,7 +187,14 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
-            place(e, zone, at_top)
+            old = e.zone
+            if old is not None:
+                old.items.remove(e)
+            if at_top:
+                dest.insert(0, e)
+            else:
+                dest.append(e)
+            e.zone = zone
 
 
 def _inside(zone: Zone, entity: Entity) -> bool:
@@ -250,7 +261,7 @@ class Session:
         index = self.pending.index_of(choice)
         self.history.append(index)
         if self.keep_labels:
-            self.labels.append(self.pending.labels[index])
+            self.labels.append(self.pending.label(index))
         self._advance(index)
 
     def _advance(self, answer) -> None:
