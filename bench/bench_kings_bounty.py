@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import reference_kings_bounty as reference  # noqa: E402
 from dsl.loader import load_game  # noqa: E402
-from interpreter.compiler import compile_game  # noqa: E402
+from interpreter.codegen import compile_game  # noqa: E402
 from interpreter.runtime import Session  # noqa: E402
 
 

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
+import sys
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -25,7 +28,7 @@ class RulesIndenter(Indenter):
     tab_len = 4
 
 
-def build_parser(strict: bool = False) -> Lark:
+def build_parser(strict: bool = False, cache: str | bool = False) -> Lark:
     return Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8"),
         parser="lalr",
@@ -34,12 +37,26 @@ def build_parser(strict: bool = False) -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         strict=strict,
+        cache=cache,
     )
+
+
+def _cache_file() -> str | bool:
+    """Where the built parser tables are kept between runs: the user's own cache folder, never a shared
+    temporary one (Lark stores them pickled). Lark checks the grammar's hash before using the file."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-rules"
+    try:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(base, os.W_OK) or base.stat().st_uid != os.getuid():
+        return False
+    return str(base / f"grammar-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.cache")
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return build_parser()
+    return build_parser(cache=_cache_file())
 
 
 class ParseFailure(Exception):

@@ -136,7 +136,23 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--check", action="store_true", help="exit 1 if the file on disk is out of date instead of writing it")
     sc.add_argument("--out", type=Path, help="the file to write (needed for a game outside the project's content/)")
     sc.set_defaults(handler=cmd_schema)
+
+    co = sub.add_parser("compile", help="compile a game and show the Python it becomes", description="Compile a game's rule text to Python source (what the interpreter runs) and print it, for debugging.")
+    co.add_argument("game")
+    co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
+    co.set_defaults(handler=cmd_compile)
     return p
+
+
+def cmd_compile(args) -> int:
+    game = load_compiled(_game_ref(args.game))
+    if args.emit_python:
+        sys.stdout.write(game.python_source())
+    else:
+        lines = game.python_source().count("\n")
+        print(f"{game.content.id}: {len(game.procs)} procedures and events, {len(game.funcs)} functions, "
+              f"{sum(len(h) for k in game.hooks.values() for h in k.values())} abilities; {lines} lines of Python")
+    return 0
 
 
 # ---------------------------------------------------------------- validate

@@ -57,6 +57,12 @@ class Decision:
                 self._labels = [label_of(v) for v in self.values]
         return self._labels
 
+    def label(self, i: int) -> str:
+        """The label of option i alone (what a log records of the answer), without labelling the rest."""
+        if self._labels is not None:
+            return self._labels[i]
+        return player_label(self.values[i]) if self.players else label_of(self.values[i])
+
     def __len__(self) -> int:
         return len(self.values)
 

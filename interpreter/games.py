@@ -7,7 +7,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from dsl.inputs import read_text
 from dsl.limits import deep_recursion
 from dsl.loader import MANIFEST, ensure_loaded
-from interpreter.compiler import CompiledGame, compile_game
+from interpreter.codegen import CompiledGame, compile_game
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CONTENT_DIRS = (Path.cwd() / "content", PROJECT_ROOT / "content")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.compiler import Env, Hook
-from interpreter.state import holder
+from interpreter.codegen import Hook
+from interpreter.state import Entity, holder
 
 
 @dataclass
@@ -24,10 +24,32 @@ class Temporary:
 @dataclass
 class Candidate:
     hook: Hook
-    env: Env
-    key: tuple
+    b: dict  # the names the ability's functions see
+    key: tuple | None  # the priority key, filled in by Resolver.key_of when needed
     controller: int | None
     source: object  # the entity whose ability it is, or None for rules text
+
+
+def index_hooks(game) -> dict:
+    """(kind, event) -> (rules abilities, {position of `this`: {record id: abilities}}, other card abilities)."""
+    index: dict = {}
+    voc = game.content.vocabulary
+    kind_of = {r.id: r.data["kind"] for r in game.content.records}
+    for kind, by_event in game.hooks.items():
+        for event, hooks in by_event.items():
+            rules, by_this, by_record, zones = [], {}, {}, {}
+            for hook in hooks:
+                if hook.owner is None:
+                    rules.append(hook)
+                elif "this" in hook.pattern:
+                    by_this.setdefault(hook.pattern.index("this"), {}).setdefault(hook.owner, []).append(hook)
+                else:
+                    # found by going through the zones where the owner's kind is active
+                    by_record.setdefault(hook.owner, []).append(hook)
+                    zones.update(dict.fromkeys(voc.kinds[kind_of[hook.owner]].active_in))
+            index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
+    game.hook_index = index
+    return index
 
 
 class Resolver:
@@ -37,6 +59,7 @@ class Resolver:
         voc = game.content.vocabulary
         self.policy = voc.priority
         self.static = game.hooks
+        self.index = game.hook_index or index_hooks(game)
         self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
         self.temporaries: list[Temporary] = []
         self.running: set = set()  # replacements in progress, so one never replaces itself
@@ -47,22 +70,56 @@ class Resolver:
         return any(h.kind == kind and h.event == event for t in self.temporaries for h in t.hooks)
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
-        rt = self.rt
         found: list[Candidate] = []
-        for hook in self.static[kind].get(event, ()):
-            if hook.owner is None:
+        entry = self.index.get((kind, event))
+        if entry is not None:
+            rules, by_this, others = entry
+            for hook in rules:
                 self._consider(hook, {}, args, None, found)
-                continue
-            for entity in rt.state.by_record.get(hook.owner, ()):
-                zone = entity.zone
-                if zone is not None and zone.name in self.active_in.get(entity.kind, ()):
-                    self._consider(hook, {"this": entity}, args, entity, found)
+            # A card ability that names `this` in its pattern can only be the ability of that argument.
+            for position, by_record in by_this.items():
+                entity = args[position] if position < len(args) else None
+                hooks = by_record.get(entity.record_id) if isinstance(entity, Entity) else None
+                if hooks and self.active(entity):
+                    for hook in hooks:
+                        self._consider(hook, {"this": entity}, args, entity, found)
+            if others is not None:
+                by_record, zones = others
+                for zone in self.zones_named(zones):
+                    for entity in zone.items:
+                        hooks = by_record.get(entity.record_id)
+                        if hooks and self.active(entity):
+                            for hook in hooks:
+                                self._consider(hook, {"this": entity}, args, entity, found)
         for temp in self.temporaries:
             for hook in temp.hooks:
                 if hook.kind == kind and hook.event == event:
                     self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
-        found.sort(key=lambda c: c.key)
+        if len(found) > 1:
+            found.sort(key=self.key_of)
         return found
+
+    def key_of(self, c: Candidate) -> tuple:
+        """The candidate's priority key, computed when an order among several is needed."""
+        if c.key is None:
+            c.key = self._key(c.hook, c.source, c.controller)
+        return c.key
+
+    def zones_named(self, names: tuple) -> list:
+        state = self.rt.state
+        out = []
+        for name in names:
+            if name in state.game_zones:
+                out.append(state.game_zones[name])
+            elif name in state.player_zones:
+                out.extend(state.player_zones[name])
+            else:  # a zone of components: every component's
+                out.extend(e.zones[name] for e in state.entities.values() if name in e.zones)
+        return out
+
+    def active(self, entity: Entity) -> bool:
+        zone = entity.zone
+        return zone is not None and zone.name in self.active_in.get(entity.kind, ())
 
     def _consider(self, hook: Hook, variables: dict, args: list, source, found: list) -> None:
         for name, value in zip(hook.pattern, args):
@@ -73,13 +130,11 @@ class Resolver:
                     return
                 continue
             variables[name] = value
-        env = Env(self.rt, variables)
-        self.rt.at = hook.span
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
-        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(env):
+        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
         controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
-        found.append(Candidate(hook, env, self._key(hook, source, controller), controller, source))
+        found.append(Candidate(hook, variables, None, controller, source))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
         p = self.policy
@@ -112,7 +167,7 @@ class Resolver:
     def _explain_key(self, c: Candidate) -> dict:
         """The priority key in words: which timing class, source, kind and player place it where it is."""
         out = {}
-        for part, value in zip(self.policy.order, c.key):
+        for part, value in zip(self.policy.order, self.key_of(c)):
             if part == "timing":
                 out["timing"] = c.hook.timing or "normal"
             elif part == "source":
@@ -128,7 +183,9 @@ class Resolver:
         first = fired[0]
         if self.policy.ties != "choose" or first.controller is None:
             return [first]
-        return [c for c in fired if c.key[:-2] == first.key[:-2] and c.controller == first.controller]
+        if len(fired) == 1:
+            return [first]
+        return [c for c in fired if self.key_of(c)[:-2] == self.key_of(first)[:-2] and c.controller == first.controller]
 
     def trace(self, kind: str, event: str, chosen: list[Candidate]) -> None:
         if self.rt.trace is None or not chosen:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
-from interpreter.compiler import CompiledGame, Env, GameOver, Ret
+from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
+from interpreter.codegen.library import _what
 from interpreter.decisions import Decision, IllegalDecision
 from interpreter.resolver import Resolver
 from interpreter.state import Entity, State, Zone, holder
-from interpreter import builtins
 
 
 @dataclass
@@ -50,16 +50,23 @@ def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State
 
 
 class Runtime:
-    """What compiled code sees as `env.rt`: the state plus the machinery around it."""
+    """What generated code sees as `rt`: the state's parts under short names, and the machinery around them."""
 
     def __init__(self, game: CompiledGame, state: State, account=None, trace: list | None = None):
         self.game = game
         self.state = state
+        self.gv = state.game_vars
+        self.pv = state.player_vars
+        self.gz = state.game_zones
+        self.pz = state.player_zones
+        self.ents = state.entities
         self.seats = list(range(state.players))
-        self.at = None  # span of the statement running now, for runtime errors
+        self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
+        self.cfs = game.card_functions
         self.resolver = Resolver(self)
+        self.modifying: set = set()  # functions whose modifiers are being applied now
 
     # ------------------------------------------------------------ procedures and events
     def invoke(self, name: str, args: list):
@@ -75,15 +82,14 @@ class Runtime:
                 res.running.add(key)
                 try:
                     if cand.hook.yields:
-                        yield from cand.hook.body(cand.env)
+                        yield from cand.hook.body(self, cand.b)
                     else:
-                        cand.hook.body(cand.env)
+                        cand.hook.body(self, cand.b)
                 finally:
                     res.running.discard(key)
                 res.expire(name)
                 return None
-        env = Env(self, dict(zip(proc.params, args)))
-        r = (yield from proc.body(env)) if proc.body_yields else proc.body(env)
+        r = (yield from proc.body(self, *args)) if proc.body_yields else proc.body(self, *args)
         if res.has("trigger", name):
             # One ability at a time, looking again after each: an ability whose card was cancelled
             # or moved away no longer fires, and one that became active meanwhile takes its turn.
@@ -102,11 +108,11 @@ class Runtime:
                     res.trace("trigger", name, [cand] + [c for c in fired if c is not cand])
                 done.add((id(cand.hook), cand.source))
                 if cand.hook.yields:
-                    yield from cand.hook.body(cand.env)
+                    yield from cand.hook.body(self, cand.b)
                 else:
-                    cand.hook.body(cand.env)
+                    cand.hook.body(self, cand.b)
         res.expire(name)
-        return r.value if isinstance(r, Ret) else None
+        return r
 
     def invoke_plain(self, name: str, args: list):
         gen = self.invoke(name, args)
@@ -119,40 +125,61 @@ class Runtime:
     def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
         self.resolver.add_temporary(until, hooks, captured)
 
-    def apply_modifiers(self, name: str, args: list, value):
-        found = self.resolver.collect("modifier", name, args)
+    def modified(self, name: str, fn, args: tuple):
+        return self.apply_modifiers(name, args, fn(self, *args))
+
+    def apply_modifiers(self, name: str, args, value):
+        # A modifier that reads the function it modifies sees the unmodified value, never itself again.
+        if name in self.modifying:
+            return value
+        found = self.resolver.collect("modifier", name, list(args))
         if not found:
             return value
         self.resolver.trace("modifier", name, found)
-        for cand in reversed(found):  # the highest priority applies last, so it has the final word
-            self.at = cand.hook.span
-            cand.env.vars["value"] = value
-            if cand.hook.cond is None or cand.hook.cond(cand.env):
-                value = cand.hook.expr(cand.env)
-        return value
+        self.modifying.add(name)
+        try:
+            for cand in reversed(found):  # the highest priority applies last, so it has the final word
+                b = dict(cand.b)
+                b["value"] = value
+                if cand.hook.cond is None or cand.hook.cond(self, b):
+                    value = cand.hook.expr(self, b)
+            return value
+        finally:
+            self.modifying.discard(name)
 
-    def card_function(self, entity: Entity, name: str, args: list):
+    def card_function(self, entity, name: str, args: tuple):
         try:
             func = self.game.card_funcs[entity.record_id][name]
+        except AttributeError:
+            raise RuntimeError(f"'{name}' is asked of {_what(entity)}, which is not a component") from None
         except KeyError:
             raise RuntimeError(f"{entity.id} does not define '{name}'") from None
-        variables = {"this": entity}
-        for p, a in zip(func.params, args):
-            variables[p] = a
-        value = func.fn(Env(self, variables))
+        value = func.fn(self, entity, *args)
         if name in self.game.modified:
             value = self.apply_modifiers(name, args, value)
         return value
 
+    def log(self, to, text: str) -> None:
+        if self.account is not None:
+            self.account(to, text)
+
     # ------------------------------------------------------------ state changes
     def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:
-        if not isinstance(zone, Zone):
-            raise RuntimeError(f"cannot move anything to {zone!r}: it is not a zone")
-        items = [what] if isinstance(what, Entity) else list(builtins.items_of(what))
-        if at_top:
-            items.reverse()  # the first listed ends on top
-        place = self.state.place
+        if type(zone) is not Zone:
+            raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
+        if type(what) is Entity:
+            items = (what,)
+        else:
+            items = list(library.items(what))
+            if at_top:
+                items.reverse()  # the first listed ends on top
+        nested = type(zone.owner) is Entity
+        dest = zone.items
         for e in items:
+            if type(e) is not Entity:
+                raise RuntimeError(f"only components can be moved, not {_what(e)}")
+            if nested and _inside(zone, e):
+                raise RuntimeError(f"{e.id} cannot move into {library.zone_name(zone)}, which lies on it")
             if face == "down":
                 if not e.face_down:
                     e.seen_by = holder(e)
@@ -160,7 +187,26 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
-            place(e, zone, at_top)
+            old = e.zone
+            if old is not None:
+                old.items.remove(e)
+            if at_top:
+                dest.insert(0, e)
+            else:
+                dest.append(e)
+            e.zone = zone
+
+
+def _inside(zone: Zone, entity: Entity) -> bool:
+    """Does `zone` belong to `entity`, or to a component lying (through stacked zones) on it?"""
+    owner = zone.owner
+    seen = 0
+    while isinstance(owner, Entity) and seen < 64:
+        if owner is entity:
+            return True
+        owner = owner.zone.owner if owner.zone is not None else None
+        seen += 1
+    return False
 
 
 class Session:
@@ -215,7 +261,7 @@ class Session:
         index = self.pending.index_of(choice)
         self.history.append(index)
         if self.keep_labels:
-            self.labels.append(self.pending.labels[index])
+            self.labels.append(self.pending.label(index))
         self._advance(index)
 
     def _advance(self, answer) -> None:
@@ -231,8 +277,8 @@ class Session:
             raise
         except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks
             self.pending = None
-            message = _explain(exc)
-            self.error = Diagnostic("RUN-ERROR", message, self.rt.at)
+            code = "RUN-LIMIT" if isinstance(exc, RunLimit) else "RUN-ERROR"
+            self.error = Diagnostic(code, _explain(exc), self.where(exc))
             raise DiagnosticError([self.error]) from None
         self.pending = None
         if winners is not None:
@@ -243,13 +289,39 @@ class Session:
         self.result = Result(list(self.state.winners), scores, len(self.history))
 
 
+    def where(self, exc: Exception):
+        """The rule text's span of the innermost generated line the error passed through."""
+        span = None
+        tb = exc.__traceback__
+        while tb is not None:
+            found = self.game.span_at(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            if found is not None:
+                span = found
+            tb = tb.tb_next
+        return span
+
+
+# Python's names for the kinds of values, in the words of the rules language
+_KINDS = {"NoneType": "none", "int": "number", "str": "text", "list": "list", "tuple": "list", "dict": "map",
+          "Entity": "component", "Zone": "zone", "bool": "yes/no", "function": "function"}
+
+
 def _explain(exc: Exception) -> str:
     """A runtime failure of content, in the words of the rules language rather than Python's."""
-    text = str(exc)
+    if isinstance(exc, RecursionError):
+        return "calls nested too deeply: a procedure or function that keeps calling itself?"
     if isinstance(exc, RuntimeError):
-        return text
-    if "'NoneType'" in text:
-        return f"a value used here is none (no component, player or number): {text}"
+        return str(exc)
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
-    return f"{type(exc).__name__}: {text}"
+    if isinstance(exc, AttributeError) and "'NoneType'" in str(exc):
+        return "a value used here is none (no component, player or zone)"
+    if isinstance(exc, (IndexError, KeyError)):
+        return "no such player, component or entry here (a seat or key out of range)"
+    if isinstance(exc, TypeError):
+        text = str(exc)
+        for python, word in _KINDS.items():
+            text = text.replace(f"'{python}'", word)
+        text = text.replace("instances of ", "").replace("unsupported operand type(s) for", "cannot apply")
+        return f"values of the wrong kind: {text}"
+    return f"this step failed: {exc}"

@@ -17,7 +17,7 @@ from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
 from interpreter.agents import ScriptExhausted
-from interpreter.compiler import Compiler, Env
+from interpreter.codegen import compile_expression, compile_statements
 from interpreter.decisions import IllegalDecision, label_of, player_label
 from interpreter.games import load_compiled
 from interpreter.runtime import Session
@@ -88,7 +88,6 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
     players = data.get("players", content.manifest["players"].get("default", content.manifest["players"]["min"]))
     session = Session(game, players, data.get("seed", 0), tuple(data.get("variants", [])), start=False, trace=True)
     script = ScenarioScript(data.get("decisions", []))
-    compiler = Compiler.extending(game)
 
     def drive(step: str) -> bool:
         while session.pending is not None:
@@ -114,12 +113,11 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
             if not drive("setup"):
                 return False
         if data.get("given"):
-            session.begin(_statements(compiler, doc, ("given",), data["given"])(Env(session.rt, {})))
+            session.begin(_statements(game, doc, ("given",), data["given"])(session.rt))
             if not drive("given"):
                 return False
         run = data.get("run") or f"{content.manifest['start']}()"
-        gen_fn = _statements(compiler, doc, ("run",), run)
-        session.begin(gen_fn(Env(session.rt, {})))
+        session.begin(_statements(game, doc, ("run",), run)(session.rt))
         return drive("run")
 
     # An expected error ends the steps; the expectations are still checked, on the table as the error left it.
@@ -142,30 +140,22 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
         if unused:
             outcome.failures.append(f"{len(unused)} scripted decision(s) were never asked: {unused}")
     for i, text in enumerate(data["expect"]):
-        _expect(compiler, doc, ("expect", i), text, session, outcome)
+        _expect(game, doc, ("expect", i), text, session, outcome)
 
 
-def _statements(compiler: Compiler, doc: YamlDoc, key: tuple, text: str):
-    """Compile rule statements from the scenario file, as a generator function of env."""
+def _statements(game, doc: YamlDoc, key: tuple, text: str):
+    """Compile rule statements from the scenario file: fn(rt) -> a generator of decisions."""
     inner = doc.source_of(key, text)
     body = "\n".join("    " + line for line in text.splitlines())
     source = Source(inner.path, "procedure scenario_step():\n" + body + "\n", inner.file_text,
                     inner.line_offset - 1, inner.col_offset - 4, block=True)
     module = parse_module(source)
-    _check(compiler, module.decls[0].body, None)
-    fn, yields = compiler.block(module.decls[0].body)
-    if yields:
-        return fn
-
-    def plain(env):
-        fn(env)
-        return
-        yield  # a generator that asks nothing
-    return plain
+    _check(game, module.decls[0].body, None)
+    return compile_statements(game, module.decls[0].body)
 
 
-def _check(compiler: Compiler, stmts: list | None, expr) -> str | None:
-    content = compiler.content
+def _check(game, stmts: list | None, expr) -> str | None:
+    content = game.content
     report = Report()
     checker = content.checker
     saved = checker.report
@@ -182,11 +172,11 @@ def _check(compiler: Compiler, stmts: list | None, expr) -> str | None:
     return result
 
 
-def _expect(compiler: Compiler, doc: YamlDoc, key: tuple, text: str, session: Session, outcome: ScenarioOutcome) -> None:
+def _expect(game, doc: YamlDoc, key: tuple, text: str, session: Session, outcome: ScenarioOutcome) -> None:
     node = parse_expression(doc.source_of(key, text))
-    _check(compiler, None, node)
+    _check(game, None, node)
     try:
-        value = compiler.expr(node)(Env(session.rt, {}))
+        value = compile_expression(game, node)(session.rt)
     except Exception as exc:  # an expectation that cannot be evaluated is a failure, not a traceback
         outcome.failures.append(f"{doc.span(key)}: cannot evaluate {text.strip()!r}: {_in_words(exc)}")
         return
@@ -194,8 +184,8 @@ def _expect(compiler: Compiler, doc: YamlDoc, key: tuple, text: str, session: Se
         return
     detail = ""
     if isinstance(node, ast.Binary) and node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "notin"):
-        left = compiler.expr(node.left)(Env(session.rt, {}))
-        right = compiler.expr(node.right)(Env(session.rt, {}))
+        left = compile_expression(game, node.left)(session.rt)
+        right = compile_expression(game, node.right)(session.rt)
         detail = f" (left side: {_listing(left, node.left.type)}; right side: {_listing(right, node.right.type)})"
     span = doc.span(key)
     outcome.failures.append(f"{span}: expected {text.strip()!r}{detail}")

@@ -103,6 +103,7 @@ class State:
                     pv[name] = _copy(v.initial)
         self._entity_vars = [v for v in voc.variables.values() if v.scope == "entity"]
         self._vars_of_kind: dict = {}  # kind -> the entity variables its components have
+        self._entity_zones = [(name, z.visibility) for name, z in voc.zones.items() if z.scope == "entity"]
 
     # ---------------------------------------------------------------- building
     def add_entity(self, eid: str, record_id: str, attrs: dict) -> Entity:
@@ -113,6 +114,8 @@ class State:
             own = self._vars_of_kind[kind] = [v for v in self._entity_vars if not v.kinds or kind in v.kinds]
         variables = {v.name: _copy(attrs.get(v.initial_from, v.initial) if v.initial_from else v.initial) for v in own}
         e = Entity(eid, record_id, attrs, variables)
+        # every component has each entity-scoped zone from the start, so rules read them without a check
+        e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
         self.entities[eid] = e
         self.by_record.setdefault(record_id, []).append(e)
         return e

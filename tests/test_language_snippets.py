@@ -14,7 +14,7 @@ import pytest
 
 from dsl.loader import SCHEMA_LINE, load_game
 from dsl.parser import build_parser
-from interpreter.compiler import compile_game
+from interpreter.codegen import compile_game
 from interpreter.runtime import Session, new_state
 from interpreter.views import view
 
@@ -416,7 +416,7 @@ def test_agot_other_abilities_resolve_in_iron_throne_order():
 
 def test_tied_abilities_are_ordered_by_their_controller():
     """priority.ties: choose — two abilities equal in priority: the controller picks which goes first."""
-    from interpreter.compiler import compile_game
+    from interpreter.codegen import compile_game
     from dsl.loader import ensure_loaded
     game = compile_game(ensure_loaded(Path(__file__).parent / "fixtures" / "ties_game"))
     for first, expected in (("beta", ["beta", "alpha"]), ("alpha", ["alpha", "beta"])):

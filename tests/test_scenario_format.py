@@ -229,6 +229,8 @@ def test_simulate_builds_labels_as_play_does(tmp_path, monkeypatch, capsys):
     built = []
     original = decisions.Decision.labels.fget
     monkeypatch.setattr(decisions.Decision, "labels", property(lambda self: built.append(1) or original(self)))
+    one = decisions.Decision.label  # the log records the chosen option's label alone
+    monkeypatch.setattr(decisions.Decision, "label", lambda self, i: built.append(1) or one(self, i))
     assert main(["simulate", str(root), "--games", "3"]) == 0
     assert "errors: 0" in capsys.readouterr().out
     assert built, "simulate must build the labels that play, logs and scenarios use"

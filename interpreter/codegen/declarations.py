@@ -1,0 +1,252 @@
+"""A game's declarations to one generated Python module, compiled once at load.
+
+First a fixpoint over the call graph finds which procedures can reach a decision: only those
+become generator functions. Then each procedure, function, card function and ability is written
+as a Python function; the module is compiled with empty __builtins__ into the namespace of
+`library.namespace()`, and the resulting callables are filed in the CompiledGame.
+"""
+from __future__ import annotations
+
+from dsl import ast
+from dsl.loader import GameContent, all_decls
+from interpreter.codegen import library
+from interpreter.codegen.expressions import Expressions
+from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
+from interpreter.codegen.source import FUNC, LOCAL, PROC, Writer, literal, mangle, run_source
+from interpreter.codegen.statements import Statements
+
+_KIND = {ast.Trigger: "trigger", ast.Replacement: "replacement", ast.Modifier: "modifier"}
+
+
+def compile_game(content: GameContent) -> CompiledGame:
+    unit = Unit(CompiledGame(content), f"<rules {content.id}>")
+    unit.analyse(list(all_decls(content.modules)))  # nested `until` abilities count too
+    unit.declare([(m, d) for m in content.modules for d in m.decls])
+    unit.finish()
+    return unit.game
+
+
+def compile_statements(game: CompiledGame, stmts: list):
+    """Extra statements (a scenario's) against a compiled game: fn(rt) -> a generator of decisions."""
+    unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
+    name = unit.new_name("x_")
+    w = unit.writer(f"def {name}(rt):", None)
+    Statements(unit, w, set()).block(stmts)
+    # Always a generator, so that the caller can drive it the same way whether it asks or not.
+    w.line("return None")
+    w.line("yield")
+    w.dedent()
+    unit.finish()
+    return unit.namespace[name]
+
+
+def compile_expression(game: CompiledGame, node):
+    """One checked expression against a compiled game: fn(rt) -> value."""
+    unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
+    name = unit.new_name("x_")
+    w = unit.writer(f"def {name}(rt):", node.span)
+    w.line(f"return {Expressions(game, set()).expr(node)}")
+    w.dedent()
+    unit.finish()
+    return unit.namespace[name]
+
+
+class Unit:
+    """One generated module: the functions written so far and the hooks they define."""
+
+    def __init__(self, game: CompiledGame, filename: str, extending: bool = False):
+        self.game = game
+        self.filename = filename
+        self.writers: list[Writer] = []
+        self.pending: list = []  # (namespace name, setter) filled once the module has run
+        self.count = 0
+        self.hook_order = 1_000_000 if extending else 0
+        # extra text sees the game's own functions through a copy of its globals
+        self.namespace = dict(game.namespace) if extending else library.namespace()
+
+    def new_name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def writer(self, header: str, span) -> Writer:
+        w = Writer(self.filename)
+        w.span = span
+        w.line(header)
+        w.indent()
+        self.writers.append(w)
+        return w
+
+    # ------------------------------------------------------------ analysis
+    def analyse(self, decls: list) -> None:
+        g = self.game
+        hooks_by_event: dict = {}
+        for module, decl in decls:
+            if isinstance(decl, (ast.Trigger, ast.Replacement)):
+                hooks_by_event.setdefault(decl.event, []).append(decl)
+                g.hooked_events.add(decl.event)
+            elif isinstance(decl, ast.Modifier):
+                g.modified.add(decl.func)
+        # An event that ends temporary abilities must go through the resolver, which expires them.
+        for module in g.content.modules:
+            for node in _walk(module.decls):
+                if isinstance(node, ast.Until):
+                    g.hooked_events.add(node.event)
+        procs = {d.name: d for m, d in decls if isinstance(d, (ast.Procedure, ast.EventDecl)) and m.owner is None}
+        if g.content.vocabulary.priority.ties == "choose":
+            g.yielding.update(e for e, hooks in hooks_by_event.items()
+                              if len([h for h in hooks if isinstance(h, ast.Trigger)]) > 1)
+        changed = True
+        while changed:
+            changed = False
+            for name, decl in procs.items():
+                if name in g.yielding:
+                    continue
+                body_yields = isinstance(decl, ast.Procedure) and self.block_yields(decl.body)
+                if body_yields or any(self.block_yields(h.body) for h in hooks_by_event.get(name, ())):
+                    g.yielding.add(name)
+                    changed = True
+
+    def block_yields(self, stmts: list) -> bool:
+        return any(self.stmt_yields(s) for s in stmts)
+
+    def stmt_yields(self, s) -> bool:
+        if isinstance(s, (ast.Choose, ast.ChooseOrder, ast.Menu)):
+            return True
+        if isinstance(s, ast.Secretly):
+            return self.block_yields(s.body)
+        if isinstance(s, ast.CallStmt):
+            return isinstance(s.call, ast.Call) and s.call.func in self.game.yielding
+        if isinstance(s, ast.Let):
+            return isinstance(s.value, ast.Call) and s.value.func in self.game.yielding
+        if isinstance(s, ast.If):
+            return any(self.block_yields(b) for _, b in s.branches) or (s.other is not None and self.block_yields(s.other))
+        if isinstance(s, (ast.For, ast.While, ast.Repeat)):
+            return self.block_yields(s.body)
+        return False
+
+    # ------------------------------------------------------------ declarations
+    def declare(self, decls: list) -> None:
+        g = self.game
+        for module, decl in decls:
+            if isinstance(decl, (ast.Procedure, ast.EventDecl)):
+                g.procs[decl.name] = Proc(decl.name, [p.name for p in decl.params], None,
+                                          decl.name in g.yielding, decl.name in g.hooked_events)
+            elif isinstance(decl, ast.Function) and module.owner is None:
+                g.funcs[decl.name] = Func(decl.name, [p.name for p in decl.params])
+        for module, decl in decls:
+            if isinstance(decl, ast.Procedure):
+                self.procedure(decl)
+            elif isinstance(decl, ast.EventDecl):
+                w = self.writer(self.header(mangle(PROC, decl.name), decl.params), decl.span)
+                w.line("return None")
+                self.bind(mangle(PROC, decl.name), g.procs[decl.name], "body")
+            elif isinstance(decl, ast.Function):
+                self.function(decl, module.owner)
+            else:
+                self.hook(decl, module.owner, [])
+
+    def header(self, name: str, params: list, first: tuple = ("rt",)) -> str:
+        names = [*first, *(mangle(LOCAL, p.name) for p in params)]
+        return f"def {name}({', '.join(names)}):"
+
+    def procedure(self, decl: ast.Procedure) -> None:
+        name = mangle(PROC, decl.name)
+        w = self.writer(self.header(name, decl.params), decl.span)
+        Statements(self, w, {p.name for p in decl.params}).block(decl.body)
+        w.line("return None")
+        proc = self.game.procs[decl.name]
+        proc.body_yields = self.block_yields(decl.body)
+        self.bind(name, proc, "body")
+
+    def function(self, decl: ast.Function, owner: str | None) -> None:
+        bound = {p.name for p in decl.params}
+        if owner is None:
+            name = mangle(FUNC, decl.name)
+            w = self.writer(self.header(name, decl.params), decl.expr.span)
+            self.bind(name, self.game.funcs[decl.name], "fn")
+        else:
+            name = self.new_name("cf_")
+            bound.add("this")
+            w = self.writer(self.header(name, decl.params, ("rt", mangle(LOCAL, "this"))), decl.expr.span)
+            func = Func(decl.name, [p.name for p in decl.params])
+            self.game.card_funcs.setdefault(owner, {})[decl.name] = func
+            self.bind(name, func, "fn")
+        w.line(f"return {Expressions(self.game, bound).expr(decl.expr)}")
+
+    def hook(self, decl, owner: str | None, captured: list, temporary: bool = False) -> Hook:
+        """A trigger, replacement or modifier; its functions take (rt, b), b binding names to values."""
+        g = self.game
+        self.hook_order += 1
+        kind = _KIND[type(decl)]
+        event = decl.func if kind == "modifier" else decl.event
+        hook = Hook(kind, event, owner, list(decl.pattern), decl.timing, self.hook_order, decl.span)
+        names = set(captured) | {n for n in decl.pattern if n not in ("_", "this")}
+        if owner is not None or "this" in captured:
+            names.add("this")
+        if decl.cond is not None:
+            bound = names | ({"value"} if kind == "modifier" else set())
+            self.hook_function(hook, "cond", bound, decl.cond.span, lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.cond)}"))
+        if kind == "modifier":
+            self.hook_function(hook, "expr", names | {"value"}, decl.expr.span,
+                               lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.expr)}"))
+        else:
+            hook.yields = self.block_yields(decl.body)
+            self.hook_function(hook, "body", names, decl.span, lambda w, b: Statements(self, w, b).block(decl.body))
+        if not temporary:
+            g.hooks[kind].setdefault(event, []).append(hook)
+        return hook
+
+    def hook_function(self, hook: Hook, slot: str, bound: set, span, write) -> None:
+        name = self.new_name("h_")
+        w = self.writer(f"def {name}(rt, b):", span)
+        for n in sorted(bound):
+            w.line(f"{mangle(LOCAL, n)} = b[{literal(n)}]")
+        write(w, bound)
+        if slot == "body":
+            w.line("return None")
+        self.bind(name, hook, slot)
+
+    def until_hooks(self, s: ast.Until, captured: list) -> str:
+        """The abilities of an `until` block: a list of hooks in the namespace, added when it runs."""
+        name = self.new_name("u_")
+        hooks = [self.hook(d, None, captured, temporary=True) for d in s.decls]
+        self.namespace[name] = hooks
+        return name
+
+    def part(self, stmts: list, params: list, span) -> tuple[str, bool]:
+        """One player's part of `secretly`: a function of its own over copies of the locals it sees."""
+        name = self.new_name("s_")
+        w = self.writer(f"def {name}({', '.join(['rt', *(mangle(LOCAL, p) for p in params)])}):", span)
+        Statements(self, w, set(params)).block(stmts)
+        w.line("return None")
+        return name, self.block_yields(stmts)
+
+    def constant(self, value) -> str:
+        """A value the generated code reads by name from its namespace (never written into the source)."""
+        name = self.new_name("k_")
+        self.namespace[name] = value
+        return name
+
+    def bind(self, name: str, target, attr: str) -> None:
+        self.pending.append((name, target, attr))
+
+    # ------------------------------------------------------------ the module
+    def finish(self) -> None:
+        module = Writer(self.filename)
+        for w in self.writers:
+            module.lines.extend(w.lines)
+            module.spans.extend(w.spans)
+            module.lines.append("")
+            module.spans.append(None)
+        run_source(module, self.namespace)
+        for name, target, attr in self.pending:
+            setattr(target, attr, self.namespace[name])
+        self.game.sources[self.filename] = (module.text(), module.spans)
+        if not self.game.namespace:
+            self.game.namespace = self.namespace
+
+
+def _walk(nodes):
+    for node in nodes:
+        yield node
+        yield from _walk(ast.children(node))

@@ -1,0 +1,268 @@
+"""Checked expressions to Python expression source.
+
+Each node becomes a parenthesised Python expression over mangled locals (`v_NAME`), the runtime
+`rt` and the helpers of `library.namespace()`. Names were resolved by the checker (`node.ref`) and
+types inferred (`node.type`), so nothing is looked up by name at run time but game data, whose
+keys go through repr().
+"""
+from __future__ import annotations
+
+from dsl import ast
+from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
+
+_COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
+_PLAIN_BUILTINS = {
+    "len": "_count", "count": "_count", "sum": "_total", "max": "_max", "min": "_min", "distinct": "_distinct",
+    "concat": "_concat", "top": "_top", "bottom": "_bottom", "holder": "_holder", "zone_of": "_zone_of",
+    "place_of": "_place_of", "is_in": "_is_in", "abs": "_abs", "face_down": "_face_down", "keys": "_keys",
+    "snapshot": "_snapshot",
+}
+_RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
+                "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat"}
+
+
+INLINE_DEPTH = 8
+
+
+class Expressions:
+    """Compiles expressions in a context that knows which locals are bound (for `you` and `this`).
+
+    Calls of pure rule functions with simple arguments are inlined: the callee's parameters stand
+    for the argument sources (`subst`), and the callee's own comprehension variables get fresh
+    names (`rename`, prefix `iN_`) so that they cannot capture a caller's variable.
+    """
+
+    def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
+                 inlining: tuple = (), fresh: list | None = None):
+        self.game = game
+        self.bound = bound  # content names of the locals bound where the expression stands
+        self.subst = subst or {}
+        self.rename = rename or {}
+        self.inlining = inlining  # the functions being inlined, innermost last
+        self.fresh = fresh if fresh is not None else [0]
+
+    def local(self, name: str) -> str:
+        return self.rename.get(name) or mangle(LOCAL, name)
+
+    def inner(self, var: str) -> "Expressions":
+        """The context inside a comprehension binding `var`."""
+        subst = {k: v for k, v in self.subst.items() if k != var}
+        rename = dict(self.rename)
+        if self.inlining:
+            self.fresh[0] += 1
+            rename[var] = f"i{self.fresh[0]}_{mangle(LOCAL, var)}"
+        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh)
+
+    def you(self) -> str:
+        if "you" in self.bound:
+            return self.local("you")
+        if "this" in self.bound:
+            return f"_you_of({self.local('this')})"
+        return "_you_of(None)"
+
+    def expr(self, node) -> str:
+        return getattr(self, "e_" + type(node).__name__)(node)
+
+    def items(self, node) -> str:
+        """The elements of a collection expression, as cheaply as its type allows."""
+        src = self.expr(node)
+        if node.type == "zone":
+            return f"({src}).items"
+        if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list") \
+                or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const"):
+            return src
+        return f"_items({src})"
+
+    # ------------------------------------------------------------ atoms
+    def e_Num(self, node) -> str:
+        return literal(node.value)
+
+    def e_Const(self, node) -> str:
+        return literal(node.value)
+
+    def e_Str(self, node) -> str:
+        parts = [literal(p) if isinstance(p, str) else f"_show({self.expr(p)}, {literal(p.type)})" for p in node.parts]
+        if not parts:
+            return "''"
+        if len(parts) == 1 and isinstance(node.parts[0], str):
+            return parts[0]
+        return "''.join((" + ", ".join(parts) + ",))"
+
+    def e_Name(self, node) -> str:
+        ref = getattr(node, "ref", ("local",))
+        name = node.id
+        if ref[0] == "local":
+            if name in self.subst:
+                return self.subst[name]
+            if name == "you":
+                return self.you()
+            return self.local(name)
+        if ref[0] == "gamevar":
+            return f"rt.gv[{literal(name)}]"
+        if ref[0] == "const":
+            if name == "players":
+                return "rt.seats"
+            if name == "winners":
+                return "rt.state.winners"
+            return "rt.state.players"
+        if ref[0] == "enum":
+            return literal(name)
+        if ref[0] == "zone":
+            return f"rt.gz[{literal(name)}]"
+        raise AssertionError(ref)
+
+    def e_EntityRef(self, node) -> str:
+        return f"rt.ents[{literal(node.id)}]"
+
+    def e_ListLit(self, node) -> str:
+        return "[" + ", ".join(self.expr(i) for i in node.items) + "]"
+
+    def e_MapLit(self, node) -> str:
+        return "{}"
+
+    def e_Range(self, node) -> str:
+        return f"_range(rt, {self.expr(node.low)}, {self.expr(node.high)})"
+
+    def e_IfExpr(self, node) -> str:
+        return f"({self.expr(node.then)} if {self.expr(node.cond)} else {self.expr(node.other)})"
+
+    # ------------------------------------------------------------ members
+    def member(self, obj: str, ref, name: str) -> str:
+        if ref[0] == "var":
+            if ref[1].scope == "player":
+                return f"rt.pv[{obj}][{literal(name)}]"
+            return f"{obj}.vars[{literal(name)}]"
+        if name in ("id", "kind"):
+            return f"{obj}.{name}"
+        return f"{obj}.attrs.get({literal(name)})"
+
+    def e_Attr(self, node) -> str:
+        return self.member(self.expr(node.obj), node.ref, node.name)
+
+    def e_Of(self, node) -> str:
+        arg = self.expr(node.arg)
+        ref = node.ref
+        if ref[0] == "zone":
+            if ref[1].scope == "player":
+                return f"rt.pz[{literal(node.name)}][{arg}]"
+            return f"{arg}.zones[{literal(node.name)}]"
+        return self.member(arg, ref, node.name)
+
+    def e_Index(self, node) -> str:
+        if node.obj.type.startswith("list["):
+            return f"_at({self.expr(node.obj)}, {self.expr(node.key)})"
+        return f"_index({self.expr(node.obj)}, {self.expr(node.key)})"
+
+    def e_Method(self, node) -> str:
+        args = ", ".join(self.expr(a) for a in node.args)
+        if _simple(node.obj) and node.name not in self.game.modified:
+            obj = self.expr(node.obj)
+            return f"rt.cfs[{obj}.record_id][{literal(node.name)}]({', '.join(['rt', obj, *([args] if args else [])])})"
+        return f"rt.card_function({self.expr(node.obj)}, {literal(node.name)}, ({args}{',' if args else ''}))"
+
+    # ------------------------------------------------------------ operators
+    def e_Unary(self, node) -> str:
+        operand = self.expr(node.operand)
+        return f"(not {operand})" if node.op == "not" else f"(-{operand})"
+
+    def e_Binary(self, node) -> str:
+        op = node.op
+        left, right = self.expr(node.left), self.expr(node.right)
+        if op in ("and", "or"):
+            return f"({left} {op} {right})"
+        if op == "+" and any(t.startswith("list[") or t == "zone" for t in (node.left.type, node.right.type)):
+            return f"_concat2({left}, {right})"
+        if op == "/":
+            return f"_div({left}, {right})"
+        if op == "*":
+            return f"_mul({left}, {right})"
+        if op in ("+", "-", "%"):
+            return f"({left} {op} {right})"
+        if op in ("in", "notin"):
+            right = self.items(node.right)
+        return f"({left} {_COMPARE[op]} {right})"
+
+    # ------------------------------------------------------------ calls
+    def e_Call(self, node) -> str:
+        ref = node.ref
+        args = [self.expr(a) for a in node.args]
+        if ref[0] == "builtin":
+            return self.builtin(node, args)
+        name = node.func
+        fn = mangle(FUNC, name)
+        if name in self.game.modified:
+            return f"rt.modified({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
+        decl = getattr(ref[1], "decl", None)
+        if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
+                and all(_simple(a) for a in node.args):
+            subst = {p.name: a for p, a in zip(decl.params, args)}
+            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh)
+            return f"({callee.expr(decl.expr)})"
+        return f"{fn}({', '.join(['rt', *args])})"
+
+    def builtin(self, node, args: list) -> str:
+        name = node.func
+        if name in ("count", "len") and node.args and node.args[0].type == "zone":
+            return f"_len({args[0]}.items)"
+        if name in ("max", "min"):
+            return f"_{name}{len(args)}({', '.join(args)})"
+        if name in ("any", "all"):
+            return f"_{name}({self.items(node.args[0])})"
+        if name == "first":
+            return f"_first({self.items(node.args[0])})"
+        if name in _PLAIN_BUILTINS:
+            return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
+        return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"
+
+    def e_Query(self, node) -> str:
+        """The comprehension forms, as Python comprehensions (their variable stays inside them)."""
+        coll = self.items(node.coll)
+        inner = self.inner(node.var)
+        var = inner.local(node.var)
+        cond = inner.expr(node.cond) if node.cond is not None else None
+        value = inner.expr(node.value) if node.value is not None else var
+        where = f" if {cond}" if cond is not None else ""
+        loop = f"for {var} in {coll}{where}"
+        func = node.func
+        if func == "list":
+            return f"[{value} {loop}]"
+        if func == "count":
+            return f"_len([1 {loop}])" if cond is not None else f"_len({coll})"
+        if func == "sum":
+            return f"_sum([{value} {loop}])"
+        if func == "any":
+            return f"_any({'True' if node.value is None else value} {loop})"
+        if func == "all":
+            if node.value is None:
+                return f"_all({cond if cond is not None else var} for {var} in {coll})"
+            return f"_all({value} {loop})"
+        if func == "first":
+            return f"_first({value} {loop})"
+        if func == "distinct":
+            return f"_distinct([{value} {loop}])"
+        keys = "[" + ", ".join(f"((lambda {var}: {inner.expr(k.expr)}), {k.descending})" for k in node.keys) + "]"
+        if func in ("max", "min") and not node.keys:
+            return f"_{func}([{value} {loop}])"
+        if func == "rank":
+            return f"_rank([{var} {loop}], {keys})"
+        if func in ("max", "min"):
+            # the ranking is ascending unless a key says otherwise: max is its last element, min its first
+            return f"_{'last' if func == 'max' else 'first'}(_rank([{var} {loop}], {keys}))"
+        if func == "group":
+            return f"_group([{var} {loop}], {keys})"
+        if func == "reach":
+            step = inner.expr(node.keys[0].expr)
+            test = f"(lambda {var}: {cond})" if cond is not None else "None"
+            return f"_reach({coll}, (lambda {var}: {step}), {test})"
+        raise AssertionError(f"no query form for {func}")
+
+
+def _simple(node) -> bool:
+    """An argument cheap and pure enough to be evaluated wherever the inlined body uses it."""
+    if isinstance(node, (ast.Num, ast.Const, ast.EntityRef)):
+        return True
+    if isinstance(node, ast.Name):
+        return getattr(node, "ref", ("",))[0] in ("local", "gamevar", "enum", "const") and node.id != "you"
+    if isinstance(node, ast.Attr):
+        return _simple(node.obj)
+    return False

@@ -1,0 +1,511 @@
+"""Everything generated code may call: the language's built-in functions and the helpers of its statements.
+
+`namespace()` is the whole world of generated code (besides its own functions): these names and
+nothing else, under empty __builtins__. Built-ins are plain functions of values; those that need
+the game (seats, RNG, variants) take the runtime first.
+"""
+from __future__ import annotations
+
+from interpreter.codegen.model import GameOver, RunLimit
+from interpreter.decisions import Decision, label_of, player_label
+from interpreter.state import Entity, Zone, holder
+
+RANGE_LIMIT = 10_000  # elements of a range or iterations of one `repeat`
+NUMBER_LIMIT = 2 ** 53  # numbers a product may reach (exact in every JSON reader)
+WHILE_LIMIT = 100_000  # iterations of one `while` loop
+STEP_LIMIT = 2_000_000  # loop iterations between two decisions
+
+
+# ---------------------------------------------------------------- collections
+def items(value):
+    if type(value) is list:
+        return value
+    if isinstance(value, Zone):
+        return value.items
+    if value is None:
+        return ()
+    if isinstance(value, dict):
+        return list(value)
+    if isinstance(value, (tuple, str)):
+        return value
+    raise RuntimeError(f"{_what(value)} is not a list or a zone")
+
+
+def entities_of(value) -> list:
+    if isinstance(value, Entity):
+        return [value]
+    return list(items(value))
+
+
+def at(seq, k):
+    """seq[k] of a list, none outside it (negative k counts from the end)."""
+    try:
+        return seq[k]
+    except IndexError:
+        return None
+    except TypeError:
+        raise RuntimeError(f"a list is indexed by a number, not {_what(k)}") from None
+
+
+def entity_zone(rt, owner, name: str) -> Zone:
+    try:
+        z = owner.zones.get(name)
+    except AttributeError:
+        raise RuntimeError(f"'{name}' belongs to a component, not to {_what(owner)}") from None
+    return z if z is not None else rt.state.zone(name, owner)
+
+
+def index(o, k):
+    if isinstance(o, dict):
+        return o.get(k)
+    seq = o.items if isinstance(o, Zone) else o
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise RuntimeError(f"a list is indexed by a number, not {_what(k)}")
+    return seq[k] if -len(seq) <= k < len(seq) else None
+
+
+def concat2(a, b) -> list:
+    return list(items(a)) + list(items(b))
+
+
+def count(x) -> int:
+    return len(items(x))
+
+
+def total(x) -> int:
+    return sum(items(x))
+
+
+def extreme(pick, *values):
+    if len(values) == 2:
+        # max(0, max(...)): an empty inner max (none) gives way to the other value
+        present = [v for v in values if v is not None]
+        return pick(present) if present else None
+    seq = list(items(values[0]))
+    return pick(seq) if seq else None
+
+
+def b_max(*values):
+    return extreme(max, *values)
+
+
+def b_min(*values):
+    return extreme(min, *values)
+
+
+def max1(seq):
+    seq = items(seq)
+    return max(seq) if seq else None
+
+
+def min1(seq):
+    seq = items(seq)
+    return min(seq) if seq else None
+
+
+def max2(a, b):
+    # max(0, max(...)): an empty inner max (none) gives way to the other value
+    return b if a is None else (a if b is None else (a if a >= b else b))
+
+
+def min2(a, b):
+    return b if a is None else (a if b is None else (a if a <= b else b))
+
+
+def first(it):
+    for x in it:
+        return x
+    return None
+
+
+def last(seq):
+    return seq[-1] if seq else None
+
+
+def distinct(seq) -> list:
+    return list(dict.fromkeys(items(seq)))
+
+
+def concat(x) -> list:
+    return [y for part in items(x) for y in items(part)]
+
+
+def top(z, n=None):
+    seq = items(z)
+    if n is None:
+        return seq[0] if seq else None
+    return list(seq[:_count_arg(n, "top")])
+
+
+def bottom(z, n=None):
+    seq = items(z)
+    if n is None:
+        return seq[-1] if seq else None
+    n = _count_arg(n, "bottom")
+    return list(seq[-n:]) if n else []
+
+
+def _count_arg(n, what: str) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise RuntimeError(f"'{what}' needs a number of at least 0, not {_what(n)}")
+    return n
+
+
+def rank(seq, keys) -> list:
+    """Stable sort by several keys, the first key deciding most; each key ascending unless marked."""
+    out = list(seq)
+    for key, descending in reversed(keys):
+        out.sort(key=key, reverse=descending)
+    return out
+
+
+def group(seq, keys) -> list:
+    ranked = rank(seq, keys)
+    groups: list = []
+    last = object()
+    for x in ranked:
+        signature = tuple(key(x) for key, _ in keys)
+        if groups and signature == last:
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+            last = signature
+    return groups
+
+
+def reach(start, step, cond) -> list:
+    """Breadth-first from `start`; a node is passed through only where `cond` holds."""
+    seen: dict = {}
+    queue = list(items(start))
+    i = 0
+    while i < len(queue):
+        x = queue[i]
+        i += 1
+        if x in seen:
+            continue
+        seen[x] = True
+        if cond is None or cond(x):
+            queue.extend(items(step(x)))
+    return list(seen)
+
+
+def b_random(rt, coll, k=None):
+    seq = list(items(coll))
+    if k is None:
+        return rt.state.rng.choice(seq) if seq else None
+    return rt.state.rng.sample(seq, min(_count_arg(k, "random"), len(seq)))
+
+
+def seat(rt, p) -> int:
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < rt.state.players:
+        raise RuntimeError(f"{_what(p)} is not a player of this game")
+    return p
+
+
+def b_next(rt, p):
+    return (seat(rt, p) + 1) % rt.state.players
+
+
+def b_prev(rt, p):
+    return (seat(rt, p) - 1) % rt.state.players
+
+
+def neighbors(rt, p) -> list:
+    n = rt.state.players
+    p = seat(rt, p)
+    return list(dict.fromkeys(q for q in ((p - 1) % n, (p + 1) % n) if q != p))
+
+
+def distance(rt, a, b) -> int:
+    return (seat(rt, b) - seat(rt, a)) % rt.state.players
+
+
+def players_from(rt, p) -> list:
+    n = rt.state.players
+    p = seat(rt, p)
+    return [(p + i) % n for i in range(n)]
+
+
+def b_holder(x):
+    try:
+        zone = x.zone
+    except AttributeError:
+        raise RuntimeError(f"'holder' needs a component, not {_what(x)}") from None
+    if zone is None:
+        return None
+    owner = zone.owner
+    return owner if owner is None or type(owner) is int else holder(x)
+
+
+def zone_of(x):
+    return _entity(x, "zone_of").zone
+
+
+def place_of(x):
+    """The zone holding a component and the component or player owning that zone (none for the table)."""
+    zone = _entity(x, "place_of").zone
+    return zone.owner if zone is not None else None
+
+
+def is_in(x, z) -> bool:
+    return _entity(x, "is_in").zone is z
+
+
+def variant(rt, name) -> bool:
+    return name in rt.state.variants
+
+
+def face_down(x) -> bool:
+    return _entity(x, "face_down").face_down
+
+
+def keys(m) -> list:
+    return list(m)
+
+
+def snapshot(x) -> list:
+    return list(items(x))
+
+
+def _entity(x, what: str) -> Entity:
+    if not isinstance(x, Entity):
+        raise RuntimeError(f"'{what}' needs a component, not {_what(x)}")
+    return x
+
+
+# ---------------------------------------------------------------- arithmetic and budgets
+def div(a, b):
+    return a // b
+
+
+def mul(a, b):
+    r = a * b
+    if isinstance(r, int) and not -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
+        raise RunLimit(f"a product left the range of numbers (±2**53): {a} * {b}")
+    return r
+
+
+def number_range(rt, low, high) -> list:
+    for v in (low, high):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuntimeError(f"a range needs numbers, not {_what(v)}")
+    if high - low + 1 > RANGE_LIMIT:
+        raise RunLimit(f"the range {low}..{high} has more than {RANGE_LIMIT} numbers")
+    return list(range(low, high + 1))
+
+
+def repeat_count(rt, n) -> range:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise RuntimeError(f"'repeat' needs a number of at least 0, not {_what(n)}")
+    if n > RANGE_LIMIT:
+        raise RunLimit(f"'repeat {n}' is more than {RANGE_LIMIT} times")
+    spend(rt, n)
+    return range(n)
+
+
+def spend(rt, n: int) -> None:
+    rt.steps += n
+    if rt.steps > STEP_LIMIT:
+        raise RunLimit(f"more than {STEP_LIMIT} loop steps without a decision")
+
+
+def loop_items(rt, value) -> list:
+    """A `for` loop goes through a copy, so moving what it goes through cannot upset it."""
+    seq = list(items(value))
+    spend(rt, len(seq))
+    return seq
+
+
+def while_step(rt, n: int) -> int:
+    if n >= WHILE_LIMIT:
+        raise RunLimit(f"this loop ran {WHILE_LIMIT} times without ending")
+    spend(rt, 1)
+    return n + 1
+
+
+# ---------------------------------------------------------------- statements
+def winners(rt, who) -> GameOver:
+    found = list(who) if isinstance(who, (list, tuple)) else ([] if who is None else [who])
+    for p in found:
+        seat(rt, p)
+    return GameOver(found)
+
+
+def shuffle(rt, zone) -> None:
+    if not isinstance(zone, Zone):
+        raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
+    rt.state.rng.shuffle(zone.items)
+
+
+def reveal(what) -> None:
+    for e in entities_of(what):
+        e.face_down = False
+        e.seen_by = None
+
+
+def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bool = False) -> Decision:
+    if player is None:
+        raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
+    rt.steps = 0
+    return Decision(seat(rt, player), prompt, values, kind, players=players)
+
+
+def pick_several(rt, player, prompt: str, candidates: list, kind: str, n, players: bool):
+    """choose exactly/up to/at least N: one pick at a time, with `done` once enough are chosen."""
+    n = _count_arg(n, "choose")
+    low, high = {"exactly": (n, n), "up_to": (0, n), "at_least": (n, len(candidates))}[kind]
+    high = min(high, len(candidates))
+    low = min(low, high)
+    chosen: list = []
+    remaining = list(candidates)
+    while len(chosen) < high:
+        options = remaining + [DONE] if len(chosen) >= low else remaining
+        pick = options[0] if len(options) == 1 else options[(yield ask(rt, player, prompt, options, "pick", players))]
+        if pick is DONE:
+            break
+        chosen.append(pick)
+        remaining = [x for x in remaining if x is not pick]
+    return chosen
+
+
+def choose_order(rt, player, prompt: str, values, players: bool):
+    remaining = list(items(values))
+    ordered = []
+    while len(remaining) > 1:
+        ordered.append(remaining.pop((yield ask(rt, player, prompt, remaining, "order", players))))
+    return ordered + remaining
+
+
+def secretly(parts: list):
+    """Everyone's part runs side by side: each wave asks every player before any answer applies."""
+    active = []
+    for gen in parts:
+        try:
+            d = next(gen)
+        except StopIteration:
+            continue
+        d.secret = True
+        active.append((gen, d))
+    while active:
+        answers = []
+        for gen, d in active:
+            answers.append((yield d))
+        following = []
+        for (gen, _), answer in zip(active, answers):
+            try:
+                d = gen.send(answer)
+            except StopIteration:
+                continue
+            d.secret = True
+            following.append((gen, d))
+        active = following
+
+
+def you_of(this):
+    if this is None:
+        raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
+    return holder(this)
+
+
+class Done:
+    """The 'done' option of a pick-several decision."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+DONE = Done()
+
+
+class MenuChoice:
+    """One option of a `choose:` menu: its name and the values it was bound with (labelled on demand)."""
+
+    __slots__ = ("option", "bound")
+
+    def __init__(self, option: tuple, bound: tuple):
+        self.option = option  # (name, indices of the bindings it shows, which of those are players)
+        self.bound = bound
+
+    @property
+    def name(self) -> str:
+        return self.option[0]
+
+    @property
+    def args(self) -> tuple:
+        return tuple(self.bound[i] for i in self.option[1])
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, MenuChoice) and (self.name, self.args) == (other.name, other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.args))
+
+    def __str__(self) -> str:
+        players = self.option[2]
+        return " ".join([self.name, *(player_label(a) if i in players else label_of(a) for i, a in enumerate(self.args))])
+
+
+# ---------------------------------------------------------------- text
+def zone_name(zone: Zone) -> str:
+    if zone.owner is None:
+        return zone.name
+    if isinstance(zone.owner, Entity):
+        return f"{zone.name} of {zone.owner.id}"
+    return f"{zone.name} of {player_label(zone.owner)}"
+
+
+def show(value, t: str = "any") -> str:
+    """How a value reads in a log line."""
+    if isinstance(value, Entity):
+        return str(value.attrs.get("name") or value.id)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and t == "player":
+        return player_label(value)
+    if isinstance(value, (list, tuple)):
+        inner = t[5:-1] if t.startswith("list[") else "any"
+        return ", ".join(show(v, inner) for v in value) if value else "nothing"
+    if isinstance(value, Zone):
+        return zone_name(value)
+    if value is None:
+        return "nobody" if t == "player" else "none"
+    return str(value)
+
+
+def _what(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, Entity):
+        return f"the component {value.id}"
+    if isinstance(value, Zone):
+        return f"the zone {zone_name(value)}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    return "a value of another kind"
+
+
+def namespace() -> dict:
+    """The globals of generated code: these helpers under fixed names that start with '_'."""
+    names = {
+        "_items": items, "_index": index, "_at": at, "_ezone": entity_zone,
+        "_max1": max1, "_min1": min1, "_max2": max2, "_min2": min2, "_concat2": concat2, "_count": count, "_total": total,
+        "_max": b_max, "_min": b_min, "_first": first, "_last": last, "_distinct": distinct, "_concat": concat,
+        "_top": top, "_bottom": bottom, "_rank": rank, "_group": group, "_reach": reach,
+        "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
+        "_distance": distance, "_players_from": players_from, "_holder": b_holder, "_zone_of": zone_of,
+        "_place_of": place_of, "_is_in": is_in, "_variant": variant, "_face_down": face_down, "_keys": keys,
+        "_snapshot": snapshot, "_div": div, "_mul": mul, "_range": number_range, "_repeat": repeat_count,
+        "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
+        "_reveal": reveal, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
+        "_secretly": secretly, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
+        # the few Python built-ins the generated code itself uses, under helper names
+        "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
+        "_sorted": sorted, "_tuple": tuple,
+    }
+    return names

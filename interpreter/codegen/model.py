@@ -1,0 +1,98 @@
+"""What compiling a game produces: its procedures, functions and abilities as Python callables."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl.loader import GameContent
+
+
+@dataclass
+class Proc:
+    name: str
+    params: list
+    body: object = None  # fn(rt, *args): a plain function, or a generator function when body_yields
+    yields: bool = False  # the call (body, triggers or replacements) may reach a decision
+    hooked: bool = False  # some trigger or replacement may apply to it
+    body_yields: bool = False
+
+
+@dataclass
+class Func:
+    name: str
+    params: list
+    fn: object = None  # fn(rt, *args) -> value; card functions take `this` first
+
+
+@dataclass
+class Hook:
+    """A trigger, replacement or modifier. Its callables take (rt, bindings): a dict of names to values."""
+
+    kind: str  # trigger | replacement | modifier
+    event: str
+    owner: str | None  # record id for card abilities
+    pattern: list
+    timing: str | None
+    order: int
+    span: object
+    cond: object = None  # fn(rt, b) -> bool, or None
+    body: object = None  # trigger/replacement: fn(rt, b), a generator function when `yields`
+    expr: object = None  # modifier: fn(rt, b) -> the new value (b["value"] holds the old one)
+    yields: bool = False
+
+
+@dataclass
+class CompiledGame:
+    content: GameContent
+    procs: dict = field(default_factory=dict)
+    funcs: dict = field(default_factory=dict)
+    hooks: dict = field(default_factory=lambda: {"trigger": {}, "replacement": {}, "modifier": {}})
+    card_funcs: dict = field(default_factory=dict)  # record id -> {name: Func}
+    modified: set = field(default_factory=set)  # functions some modifier may change
+    hooked_events: set = field(default_factory=set)
+    yielding: set = field(default_factory=set)  # procedures and events whose call may reach a decision
+    namespace: dict = field(default_factory=dict)  # globals of the generated code
+    sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
+    hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
+
+    @property
+    def card_functions(self) -> "CardFunctions":
+        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one."""
+        table = CardFunctions()
+        for record, funcs in self.card_funcs.items():
+            table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
+        return table
+
+    def span_at(self, filename: str, line: int):
+        entry = self.sources.get(filename)
+        if entry is None or not 0 < line <= len(entry[1]):
+            return None
+        return entry[1][line - 1]
+
+    def python_source(self) -> str:
+        """Every generated module, for `rules compile --emit-python`."""
+        return "\n".join(text for text, _ in self.sources.values())
+
+
+class Defined(dict):
+    """The card functions one record defines."""
+
+    def __init__(self, record: str, funcs: dict):
+        super().__init__(funcs)
+        self.record = record
+
+    def __missing__(self, name: str):
+        raise RuntimeError(f"{self.record} does not define '{name}'")
+
+
+class CardFunctions(dict):
+    def __missing__(self, record: str):
+        return Defined(record, {})
+
+
+class GameOver(Exception):
+    def __init__(self, winners: list):
+        self.winners = winners
+
+
+class RunLimit(RuntimeError):
+    """A budget of the run (loop steps, sizes, number range) was exceeded: reported as RUN-LIMIT."""

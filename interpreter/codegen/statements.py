@@ -1,0 +1,268 @@
+"""Checked statements to Python statements, written into one generated function.
+
+Locals of the rule text are Python locals (`v_NAME`). A block that can reach a decision is part of
+a generator function: `choose` yields a Decision and receives the index of the answer. Bodies that
+run on their own (each player's part of `secretly`, abilities of `until`) become functions of their
+own, given the locals they may read as arguments, so they see a copy, as the language says.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from dsl import ast
+from interpreter.codegen.expressions import Expressions
+from interpreter.codegen.source import PROC, literal, mangle
+
+
+class Statements:
+    def __init__(self, unit, writer, bound: set):
+        self.unit = unit  # the declarations compiler: makes functions and hooks of their own
+        self.game = unit.game
+        self.w = writer
+        self.bound = set(bound)
+
+    @property
+    def ex(self) -> Expressions:
+        return Expressions(self.game, self.bound)
+
+    def expr(self, node) -> str:
+        return self.ex.expr(node)
+
+    @contextmanager
+    def child(self, *names: str):
+        saved = self.bound
+        self.bound = saved | set(names)
+        self.w.indent()
+        start = len(self.w.lines)
+        try:
+            yield
+        finally:
+            if len(self.w.lines) == start:
+                self.w.line("pass")
+            self.w.dedent()
+            self.bound = saved
+
+    def block(self, stmts: list) -> None:
+        for s in stmts:
+            self.w.span = s.span
+            getattr(self, "s_" + type(s).__name__)(s)
+
+    def suite(self, stmts: list, *names: str) -> None:
+        with self.child(*names):
+            self.block(stmts)
+
+    # ------------------------------------------------------------ calls of procedures
+    def call(self, call: ast.Call) -> str:
+        name = call.func
+        args = [self.expr(a) for a in call.args]
+        yields = name in self.game.yielding
+        if name not in self.game.hooked_events:
+            src = f"{mangle(PROC, name)}({', '.join(['rt', *args])})"
+            return f"(yield from {src})" if yields else src
+        packed = "[" + ", ".join(args) + "]"
+        if yields:
+            return f"(yield from rt.invoke({literal(name)}, {packed}))"
+        return f"rt.invoke_plain({literal(name)}, {packed})"
+
+    def is_proc_call(self, node) -> bool:
+        return isinstance(node, ast.Call) and node.func in self.game.procs
+
+    # ------------------------------------------------------------ simple statements
+    def s_Pass(self, s) -> None:
+        self.w.line("pass")
+
+    def s_Let(self, s) -> None:
+        value = self.call(s.value) if self.is_proc_call(s.value) else self.expr(s.value)
+        self.bound.add(s.name)
+        self.w.line(f"{self.ex.local(s.name)} = {value}")
+
+    def s_Assign(self, s) -> None:
+        target = s.target
+        ref = getattr(target, "ref", ("local",))
+        w = self.w
+        if isinstance(target, ast.Name):
+            place = self.ex.local(target.id) if ref[0] == "local" else f"rt.gv[{literal(target.id)}]"
+        elif isinstance(target, ast.Attr):
+            owner = w.temp()
+            w.line(f"{owner} = {self.expr(target.obj)}")
+            place = self.ex.member(owner, ref, target.name)
+        else:
+            obj, key = w.temp(), w.temp()
+            w.line(f"{obj} = {self.expr(target.obj)}")
+            w.line(f"{key} = {self.expr(target.key)}")
+            place = f"{obj}[{key}]"
+        value = self.expr(s.value)
+        if s.op == "=":
+            w.line(f"{place} = {value}")
+        else:  # never Python's in-place +=, which would change a shared list
+            w.line(f"{place} = {place} {s.op[0]} ({value})")
+
+    def s_CallStmt(self, s) -> None:
+        self.w.line(self.call(s.call) if self.is_proc_call(s.call) else self.expr(s.call))
+
+    def s_Move(self, s) -> None:
+        self.w.line(f"rt.move({self.expr(s.what)}, {self.expr(s.dest)}, {s.at_top!r}, {literal(s.face)})")
+
+    def s_Shuffle(self, s) -> None:
+        self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
+
+    def s_Log(self, s) -> None:
+        # Evaluated even with nobody listening, so an error in a log line shows in simulations too.
+        to = self.expr(s.to) if s.to is not None else "None"
+        self.w.line(f"rt.log({to}, {self.expr(s.message)})")
+
+    def s_Return(self, s) -> None:
+        self.w.line(f"return {self.expr(s.value)}" if s.value is not None else "return None")
+
+    def s_Win(self, s) -> None:
+        self.w.line(f"raise _winners(rt, {self.expr(s.who)})")
+
+    def s_Reveal(self, s) -> None:
+        self.w.line(f"_reveal({self.expr(s.what)})")
+
+    # ------------------------------------------------------------ decisions
+    def chooser(self, by) -> str:
+        return self.expr(by) if by is not None else self.ex.you()
+
+    def candidates(self, var: str, coll, cond) -> str:
+        items = self.ex.items(coll)
+        if cond is None:
+            return f"_list({items})"
+        inner = self.ex.inner(var)
+        v = inner.local(var)
+        return f"[{v} for {v} in {items} if {inner.expr(cond)}]"
+
+    def s_Choose(self, s) -> None:
+        w = self.w
+        options = w.temp()
+        w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
+        prompt = literal(s.span.text.strip())
+        players = s.coll.type == "list[player]"
+        target = self.ex.local(s.var)
+        if s.qty_kind is None:
+            w.line(f"if _len({options}) <= 1:")
+            w.line(f"    {target} = {options}[0] if {options} else None")
+            w.line("else:")
+            w.line(f"    {target} = {options}[(yield _ask(rt, {self.chooser(s.by)}, {prompt}, {options}, 'choose', {players}))]")
+        else:
+            w.line(f"{target} = yield from _pick_several(rt, {self.chooser(s.by)}, {prompt}, {options}, "
+                   f"{literal(s.qty_kind)}, {self.expr(s.qty)}, {players})")
+        self.bound.add(s.var)
+
+    def s_ChooseOrder(self, s) -> None:
+        prompt = literal(s.span.text.strip())
+        players = s.coll.type == "list[player]"
+        self.w.line(f"{self.ex.local(s.var)} = yield from _choose_order(rt, {self.chooser(s.by)}, {prompt}, "
+                    f"{self.expr(s.coll)}, {players})")
+        self.bound.add(s.var)
+
+    def s_Menu(self, s) -> None:
+        """Every option with every binding that passes its conditions; one decision; the chosen body."""
+        w = self.w
+        entries, kind, bound_values = w.temp(), w.temp(), w.temp()
+        w.line(f"{entries} = []")
+        labels = []
+        for k, opt in enumerate(s.options):
+            self.enumerate_option(k, opt, entries)
+            names = [b.var for b in opt.bindings]
+            types = {b.var: b.coll.type for b in opt.bindings}
+            shown = tuple(names.index(p) for p in opt.params)
+            player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
+            labels.append((opt.name, shown, player_args))
+        w.span = s.span
+        w.line(f"if not {entries}:")
+        if s.otherwise is not None:
+            self.suite(s.otherwise)
+        else:
+            w.line("    pass")
+        w.span = s.span
+        w.line("else:")
+        w.indent()
+        w.line(f"if _len({entries}) == 1:")
+        w.line(f"    {kind}, {bound_values} = {entries}[0]")
+        w.line("else:")
+        table = self.unit.constant(tuple(labels))  # per option: its name, which bindings it shows, which are players
+        choices = f"[_MenuChoice({table}[t_k], t_b) for t_k, t_b in {entries}]"
+        w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
+               f"{literal(s.span.text.strip())}, {choices}, 'menu'))]")
+        for k, opt in enumerate(s.options):
+            w.span = opt.span
+            w.line(f"{'if' if k == 0 else 'elif'} {kind} == {k}:")
+            names = [b.var for b in opt.bindings]
+            with self.child(*names):
+                if names:
+                    w.line(f"({', '.join(self.ex.local(n) for n in names)},) = {bound_values}")
+                self.block(opt.body)
+        w.dedent()
+
+    def enumerate_option(self, k: int, opt, entries: str) -> None:
+        w = self.w
+        depth = 0
+        names = []
+        for b in opt.bindings:
+            ex = Expressions(self.game, self.bound | set(names))
+            w.line(f"for {ex.local(b.var)} in {ex.items(b.coll)}:")
+            w.indent()
+            depth += 1
+            names.append(b.var)
+            if b.cond is not None:
+                w.line(f"if {Expressions(self.game, self.bound | set(names)).expr(b.cond)}:")
+                w.indent()
+                depth += 1
+        ex = Expressions(self.game, self.bound | set(names))
+        values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
+        if opt.cond is not None:
+            w.line(f"if {ex.expr(opt.cond)}:")
+            w.line(f"    {entries}.append(({k}, {values}))")
+        else:
+            w.line(f"{entries}.append(({k}, {values}))")
+        for _ in range(depth):
+            w.dedent()
+
+    # ------------------------------------------------------------ control flow
+    def s_If(self, s) -> None:
+        for i, (cond, body) in enumerate(s.branches):
+            self.w.span = s.span if i == 0 else cond.span
+            self.w.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
+            self.suite(body)
+        if s.other is not None:
+            self.w.line("else:")
+            self.suite(s.other)
+
+    def s_For(self, s) -> None:
+        self.w.line(f"for {self.ex.local(s.var)} in _loop(rt, {self.expr(s.coll)}):")
+        with self.child(s.var):
+            if s.cond is not None:
+                self.w.line(f"if not {self.expr(s.cond)}:")
+                self.w.line("    continue")
+            self.block(s.body)
+
+    def s_While(self, s) -> None:
+        n = self.w.temp()
+        self.w.line(f"{n} = 0")
+        self.w.line(f"while {self.expr(s.cond)}:")
+        with self.child():
+            self.w.line(f"{n} = _while_step(rt, {n})")
+            self.block(s.body)
+
+    def s_Repeat(self, s) -> None:
+        self.w.line(f"for {self.w.temp()} in _repeat(rt, {self.expr(s.count)}):")
+        self.suite(s.body)
+
+    def s_Secretly(self, s) -> None:
+        captured = sorted(self.bound - {s.var})
+        name, yields = self.unit.part(s.body, [s.var, *captured], s.span)
+        args = ", ".join(["rt", self.ex.local(s.var), *(self.ex.local(n) for n in captured)])
+        v = self.ex.local(s.var)
+        if yields:
+            self.w.line(f"yield from _secretly([{name}({args}) for {v} in _loop(rt, {self.expr(s.coll)})])")
+        else:
+            self.w.line(f"for {v} in _loop(rt, {self.expr(s.coll)}):")
+            self.w.line(f"    {name}({args})")
+
+    def s_Until(self, s) -> None:
+        captured = sorted(self.bound)
+        name = self.unit.until_hooks(s, captured)
+        values = "{" + ", ".join(f"{literal(n)}: {self.ex.local(n) if n != 'you' else self.ex.you()}" for n in captured) + "}"
+        self.w.line(f"rt.add_temporary({literal(s.event)}, {name}, {values})")
+
