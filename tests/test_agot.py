@@ -166,3 +166,46 @@ def test_a_round_can_be_followed_in_the_log(game):
     for needed in ("Planning phase", "has given", " reveals ", "Action phase", "Combat in", "Initial strength",
                    "wins the combat", "consolidates power", "Clean-up"):
         assert needed in text, needed
+
+
+IMMEDIATE = {"mace_tyrell", "doran_martell", "queen_of_thorns", "aeron_damphair"}
+
+
+def _biased_game(game, seed: int) -> Session:
+    """A random game whose agent plays Tyrion and the 'immediately' cards whenever it can, and uses them."""
+    session = Session(game, 6, seed, trace=True)
+    rng = random.Random(seed)
+    while session.pending is not None:
+        d = session.pending
+        ids = [getattr(v, "id", None) for v in d.values]
+        labels = d.labels
+        pick = next((i for i, x in enumerate(ids) if x == "tyrion_lannister"), None)
+        if pick is None:
+            pick = next((i for i, x in enumerate(ids) if x in IMMEDIATE), None)
+        if pick is None:
+            pick = next((i for i, x in enumerate(labels) if x in ("cancel_card", "replace_aeron")), None)
+        session.answer(pick if pick is not None else rng.randrange(len(d.values)))
+    return session
+
+
+def test_explain_shows_house_card_abilities_in_their_class_order(game, tmp_path, capsys):
+    """`rules explain` on a logged combat: Tyrion's cancel runs before the other side's 'immediately' ability."""
+    from interpreter.cli import main
+    from interpreter.gamelog import write_log
+
+    for seed in range(200):
+        session = _biased_game(game, seed)
+        entries = [e for e in session.rt.trace if e["kind"] == "trigger" and e["event"] == "reveal_house_cards"
+                   and len(e["order"]) > 1]
+        if entries:
+            break
+    else:
+        pytest.fail("no combat with Tyrion against an 'immediately' card in 200 games")
+    path = tmp_path / "agot.json"
+    write_log(make_log(session, "agot"), path)
+    assert main(["explain", str(path)]) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("trigger on reveal_house_cards ("):]
+    runs, waits = block.splitlines()[1], block.splitlines()[2]
+    assert "tyrion_lannister" in runs and "timing cancel" in runs, block
+    assert any(c in waits for c in IMMEDIATE) and "timing immediately" in waits, block
