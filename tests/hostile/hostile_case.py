@@ -3,11 +3,19 @@
 Every case runs in its own folder: `game/` is a copy of `base_game/` with the case's edits, and
 `secret.txt` lies next to it, outside the game, holding SECRET. Command lines and text files may say
 `{tmp}` (the case folder), `{game}` and `{log}` (a log of the base game, after the case's changes).
+`run_rules` runs the command in this process, under a time limit, as the corpus and the fuzz tests do.
 """
 from __future__ import annotations
 
+import contextlib
+import io
+import signal
+import sys
+import traceback
 from dataclasses import dataclass
 from typing import Callable
+
+from interpreter.cli import main
 
 SECRET = "HOSTILE-SECRET-7f3a"
 SECRET_TEXT = f"{SECRET}: a file outside the game folder; nothing of it may be read or shown\n- id: leaked\n"
@@ -76,3 +84,35 @@ def function(expr: str) -> tuple:
 def appended(file: str, text: str) -> tuple:
     """An edit that adds text at the end of a file of the case folder."""
     return ((file, "", text),)
+
+
+class _TimeLimit(BaseException):
+    """Raised by the alarm; a BaseException so that no `except Exception` in the engine swallows it."""
+
+
+def run_rules(argv: tuple, stdin: str = "", timeout: float = 10.0) -> tuple:
+    """`rules ARGV` in this process: (exit code, or "time limit" / "traceback"; stdout and stderr together)."""
+    out = io.StringIO()
+
+    def alarm(signum, frame):
+        raise _TimeLimit
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    saved_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            try:
+                code = main(list(argv))
+            except SystemExit as exc:  # argparse's own usage errors
+                code = exc.code if isinstance(exc.code, int) else 2
+            except _TimeLimit:
+                code = "time limit"
+            except BaseException:  # what a user would see as a traceback
+                traceback.print_exc(file=out)
+                code = "traceback"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.stdin = saved_stdin
+    return code, out.getvalue()

@@ -8,26 +8,21 @@ lies outside the game folder, on unbounded output, and on writing into the proje
 """
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import os
 import resource
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
-import traceback
 from pathlib import Path
 
 import hostile_content
 import hostile_runs
 import pytest
-from hostile_case import SECRET, SECRET_TEXT, Case
+from hostile_case import SECRET, SECRET_TEXT, Case, run_rules
 
-from interpreter.cli import main
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -50,7 +45,7 @@ def base_log(tmp_path_factory) -> dict:
     """A real log of the base game, which log cases then damage."""
     folder = tmp_path_factory.mktemp("base")
     shutil.copytree(BASE, folder / "game")
-    code, out = _in_process(("play", str(folder / "game"), "--quiet", "--log", str(folder / "log.json")), "", 30)
+    code, out = run_rules(("play", str(folder / "game"), "--quiet", "--log", str(folder / "log.json")), "", 30)
     assert code == 0, out
     return json.loads((folder / "log.json").read_text(encoding="utf-8"))
 
@@ -70,7 +65,7 @@ def test_hostile_input(case: Case, tmp_path: Path, base_log: dict):
     if case.subprocess:
         code, out, err = _subprocess(case, argv, fill, tmp_path)
     else:
-        (code, out), err = _in_process(argv, case.stdin, case.timeout), None
+        (code, out), err = run_rules(argv, case.stdin, case.timeout), None
     _check(case, code, out, err)
     for rel, data in before.items():
         assert (ROOT / rel).read_bytes() == data, f"the command wrote into the project: {rel}"
@@ -110,37 +105,6 @@ def _prepare(case: Case, folder: Path, base_log: dict, fill) -> None:
         if isinstance(data, dict):
             data = json.dumps(data, ensure_ascii=False, indent=1)
         (folder / "log.json").write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-
-
-class _TimeLimit(BaseException):
-    """Raised by the alarm; a BaseException so that no `except Exception` in the engine swallows it."""
-
-
-def _in_process(argv: tuple, stdin: str, timeout: float) -> tuple:
-    out = io.StringIO()
-
-    def alarm(signum, frame):
-        raise _TimeLimit
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    saved_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            try:
-                code = main(list(argv))
-            except SystemExit as exc:  # argparse's own usage errors
-                code = exc.code if isinstance(exc.code, int) else 2
-            except _TimeLimit:
-                code = "time limit"
-            except BaseException:  # what a user would see as a traceback
-                traceback.print_exc(file=out)
-                code = "traceback"
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        sys.stdin = saved_stdin
-    return code, out.getvalue()
 
 
 def _limit_memory() -> None:
