@@ -176,7 +176,13 @@ class Expressions:
             return f"_div({left}, {right})"
         if op == "*":
             return f"_mul({left}, {right})"
-        if op in ("+", "-", "%"):
+        if op in ("+", "-"):
+            # a chain a + b - c + ... stays flat: Python reads it left to right, and deep
+            # parentheses would pass the limit of Python's own parser
+            if isinstance(node.left, ast.Binary) and node.left.op in ("+", "-") and left.startswith("("):
+                left = left[1:-1]
+            return f"({left} {op} {right})"
+        if op == "%":
             return f"({left} {op} {right})"
         if op in ("in", "notin"):
             right = self.items(node.right)

@@ -285,6 +285,13 @@ def mul(a, b):
     return r
 
 
+def bounded(n):
+    """A number about to be stored: it must stay within ±2**53, so no loop can grow it without end."""
+    if type(n) is int and not -NUMBER_LIMIT <= n <= NUMBER_LIMIT:
+        raise RunLimit(f"a number left the range of numbers (±2**53): {n}")
+    return n
+
+
 def number_range(rt, low, high) -> list:
     for v in (low, high):
         if not isinstance(v, int) or isinstance(v, bool):
@@ -325,7 +332,9 @@ def while_step(rt, n: int) -> int:
 
 # ---------------------------------------------------------------- statements
 def winners(rt, who) -> GameOver:
-    found = list(who) if isinstance(who, (list, tuple)) else ([] if who is None else [who])
+    if who is None:
+        raise RuntimeError("'win' needs a player or a list of players (an empty list: nobody wins), not none")
+    found = list(who) if isinstance(who, (list, tuple)) else [who]
     for p in found:
         seat(rt, p)
     return GameOver(found)
@@ -500,7 +509,7 @@ def namespace() -> dict:
         "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
         "_distance": distance, "_players_from": players_from, "_holder": b_holder, "_zone_of": zone_of,
         "_place_of": place_of, "_is_in": is_in, "_variant": variant, "_face_down": face_down, "_keys": keys,
-        "_snapshot": snapshot, "_div": div, "_mul": mul, "_range": number_range, "_repeat": repeat_count,
+        "_snapshot": snapshot, "_div": div, "_mul": mul, "_bounded": bounded, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
         "_reveal": reveal, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,

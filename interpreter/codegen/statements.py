@@ -92,10 +92,11 @@ class Statements:
             w.line(f"{key} = {self.expr(target.key)}")
             place = f"{obj}[{key}]"
         value = self.expr(s.value)
-        if s.op == "=":
-            w.line(f"{place} = {value}")
-        else:  # never Python's in-place +=, which would change a shared list
-            w.line(f"{place} = {place} {s.op[0]} ({value})")
+        if s.op != "=":  # never Python's in-place +=, which would change a shared list
+            value = f"{place} {s.op[0]} ({value})"
+        if s.value.type in ("number", "any"):
+            value = f"_bounded({value})"
+        w.line(f"{place} = {value}")
 
     def s_CallStmt(self, s) -> None:
         self.w.line(self.call(s.call) if self.is_proc_call(s.call) else self.expr(s.call))

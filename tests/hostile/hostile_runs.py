@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from hostile_case import Case, manifest, play, play_body, replay
 
-# The run-time half of classes 5 and 6 belongs to the new compiler. These cases fail on today's engine;
-# they are marked expected failures here, in one place, so that the marks go when the compiler lands.
-RUNTIME_LIMITS_XFAIL = {
-    "run_repeat_huge", "run_range_huge", "run_choose_huge", "run_value_squared", "run_sum_beyond_range",
-    "run_win_player_43", "run_choose_by_missing_seat", "run_top_negative", "run_repeat_negative",
-    "run_move_into_own_zone",
-}
+# Cases of the run-time half of classes 5 and 6 that the engine does not meet yet, marked expected
+# failures in this one place (empty since the compiler to Python source added the run-time budgets).
+RUNTIME_LIMITS_XFAIL: set = set()
 
 ENTITY_ZONE = manifest("    table: {scope: game, visibility: public}",
                        "    table: {scope: game, visibility: public}\n    stack: {scope: entity, visibility: public}")
