@@ -21,13 +21,17 @@ class Temporary:
     captured: dict
 
 
-@dataclass
 class Candidate:
-    hook: Hook
-    b: dict  # the names the ability's functions see
-    key: tuple | None  # the priority key, filled in by Resolver.key_of when needed
-    controller: int | None
-    source: object  # the entity whose ability it is, or None for rules text
+    """An ability that applies: with the names its functions see (`b`), its controller and source."""
+
+    __slots__ = ("hook", "b", "key", "controller", "source")
+
+    def __init__(self, hook: Hook, b: dict, key: tuple | None, controller: int | None, source):
+        self.hook = hook
+        self.b = b
+        self.key = key  # the priority key, filled in by Resolver.key_of when needed
+        self.controller = controller
+        self.source = source  # the entity whose ability it is, or None for rules text
 
 
 def index_hooks(game) -> dict:
@@ -62,6 +66,7 @@ class Resolver:
         self.index = game.hook_index or index_hooks(game)
         self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
         self.temporaries: list[Temporary] = []
+        self.zones_cache: dict = {}
         self.running: set = set()  # replacements in progress, so one never replaces itself
 
     def has(self, kind: str, event: str) -> bool:
@@ -106,8 +111,12 @@ class Resolver:
         return c.key
 
     def zones_named(self, names: tuple) -> list:
+        """The zones of these names, whoever owns them (the same objects for the whole game)."""
+        out = self.zones_cache.get(names)
+        if out is not None:
+            return out
         state = self.rt.state
-        out = []
+        out = self.zones_cache[names] = []
         for name in names:
             if name in state.game_zones:
                 out.append(state.game_zones[name])
