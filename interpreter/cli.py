@@ -5,6 +5,7 @@ Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import statistics
@@ -44,10 +45,17 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening: end quietly
         _silence_stdout()
         return 0
-    except OSError as err:  # the output cannot be written (a full disk, /dev/full): the command's problem, not the game's
-        _silence_stdout()
-        print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+    except OSError as err:
+        # Files are read and logs written with their own diagnostics; what is left is the output itself.
+        if err.errno in _OUTPUT_ERRORS:  # a full disk, /dev/full: the command's problem, never a line of content's
+            _silence_stdout()
+            print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+        else:
+            print(Diagnostic("RUN-ERROR", f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")).render(), file=sys.stderr)
         return 1
+
+
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG}
 
 
 def _replace_unprintable() -> None:
@@ -162,7 +170,7 @@ def cmd_validate(args) -> int:
         roots = [locate(name) for name in known_games()]
     for raw in args.paths:
         path = Path(raw)
-        if not path.exists():
+        if not _exists(path):
             raise DiagnosticError([Diagnostic("USAGE", f"{raw}: no such file or folder")])
         root = find_game_root(path)
         if root is None:
@@ -187,6 +195,13 @@ def cmd_validate(args) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     return 1 if total else 0
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name too long for the system
+        return False
 
 
 def _short(path: Path) -> str:
@@ -355,7 +370,7 @@ def cmd_explain(args) -> int:
 
 # ---------------------------------------------------------------- scenarios and schemas
 def cmd_test(args) -> int:
-    files = find_scenarios(args.paths)
+    files = find_scenarios([p for p in args.paths if _exists(p)])
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
     failed = 0
