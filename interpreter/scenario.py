@@ -13,6 +13,7 @@ from dsl import ast
 from dsl.checker import Scope
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span
 from dsl.inputs import read_text
+from dsl.limits import deep_recursion
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
@@ -61,7 +62,8 @@ def run_scenario(path: Path) -> ScenarioOutcome:
     data = doc.data
     outcome.name = data["name"]
     try:
-        _run(doc, data, path, outcome)
+        with deep_recursion():  # the scenario's own rule text is checked and compiled here, not at load
+            _run(doc, data, path, outcome)
     except DiagnosticError as err:  # the game or a scenario text cannot be loaded: nothing to check against
         outcome.diagnostics.extend(err.diagnostics)
     return outcome

@@ -160,6 +160,8 @@ SCENARIOS = [
         f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 10) + "]\n" for i in range(8)), isolate=True),
     scenario("scen_deep_expectation", "DSL-TOO-DEEP", SCENARIO.replace("count(c in pile) == 6", "not " * 2000 + "true")),
     scenario("scen_long_int", "NUM-RANGE", SCENARIO.replace("6", "6" * 5000)),
+    scenario("scen_sum_1000_terms", None, SCENARIO.replace("count(c in pile) == 6", " + ".join(["1"] * 1000) + " == 1000"),
+             text="1 passed"),
     scenario("scen_fails_honestly", None, SCENARIO.replace("== 6", "== 7"), exit=1, text="FAIL"),
     scenario("fine_scenario", None, SCENARIO, text="1 passed"),
     Case("scen_folder_without_yaml", 7, ("test", "{tmp}/empty"), "USAGE", exit=2, setup=lambda f: (f / "empty").mkdir()),
