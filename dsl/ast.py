@@ -116,6 +116,14 @@ class IfExpr(Node):
 
 
 @dataclass
+class Suppose(Node):
+    """suppose move X to Z, ...: EXPR: the value of EXPR were those moves made; the moves are then undone."""
+
+    moves: list  # list[(what, dest)]
+    expr: "Expr"
+
+
+@dataclass
 class ListLit(Node):
     items: list
 
@@ -125,7 +133,8 @@ class MapLit(Node):
     pass
 
 
-Expr = Union[Num, Str, Const, Name, EntityRef, Call, Query, Attr, Method, Index, Of, Unary, Binary, Range, IfExpr, ListLit, MapLit]
+Expr = Union[Num, Str, Const, Name, EntityRef, Call, Query, Attr, Method, Index, Of, Unary, Binary, Range, IfExpr, Suppose,
+             ListLit, MapLit]
 
 
 # ------------------------------------------------------------------ statements
@@ -184,6 +193,16 @@ class Reveal(Node):
 
 @dataclass
 class Pass(Node):
+    pass
+
+
+@dataclass
+class Break(Node):
+    pass
+
+
+@dataclass
+class Continue(Node):
     pass
 
 
@@ -268,7 +287,7 @@ class Until(Node):
     decls: list
 
 
-Stmt = Union[Let, Assign, CallStmt, Move, Shuffle, Log, Return, Win, Reveal, Pass, Choose, ChooseOrder, Menu, If, For, While, Repeat, Secretly, Until]
+Stmt = Union[Let, Assign, CallStmt, Move, Shuffle, Log, Return, Win, Reveal, Pass, Break, Continue, Choose, ChooseOrder, Menu, If, For, While, Repeat, Secretly, Until]
 
 
 # ------------------------------------------------------------------ declarations
@@ -325,7 +344,15 @@ class Modifier(Node):
     expr: Expr
 
 
-Decl = Union[Procedure, EventDecl, Function, Trigger, Replacement, Modifier]
+@dataclass
+class Watcher(Node):
+    """whenever COND: BODY, run each time COND turns true (checked when a procedure ends)."""
+
+    cond: Expr
+    body: list
+
+
+Decl = Union[Procedure, EventDecl, Function, Trigger, Replacement, Modifier, Watcher]
 
 
 @dataclass

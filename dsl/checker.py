@@ -125,6 +125,7 @@ class Checker:
         # Names declared in texts that did not parse: their uses are echoes of that syntax error, not errors.
         self.unparsed: set = set(unparsed or ())
         self._returns: list | None = None  # types of the `return` values of the procedure being checked
+        self.loops = 0  # loops around the statement being checked, within its own body
 
     # ------------------------------------------------------------ declarations
     def declare(self, modules: list) -> None:
@@ -201,7 +202,23 @@ class Checker:
         return Scope(names)
 
     def check_decl(self, decl, in_card: bool, scope: Scope) -> None:
-        if isinstance(decl, ast.Procedure):
+        saved_loops, self.loops = self.loops, 0
+        try:
+            self._check_decl(decl, in_card, scope)
+        finally:
+            self.loops = saved_loops
+
+    def _check_decl(self, decl, in_card: bool, scope: Scope) -> None:
+        if isinstance(decl, ast.Watcher):
+            if in_card:
+                self.report.error("DSL-PLACE", "'whenever' belongs in a rules file, not in a card's effect", decl.span)
+            self.expect(decl.cond, scope, "bool")
+            for node in _statements(decl.body):
+                if isinstance(node, (ast.Choose, ast.ChooseOrder, ast.Menu, ast.Secretly)):
+                    self.report.error("DSL-PLACE", "a 'whenever' body cannot ask for a decision", node.span,
+                                      "it runs between steps of the game, where nobody is being asked")
+            self.check_block(decl.body, scope.child(), in_proc=False)
+        elif isinstance(decl, ast.Procedure):
             saved, self._returns = self._returns, []
             self.check_block(decl.body, self.param_scope(decl.params, scope), in_proc=True)
             sig = self.signatures.get(decl.name)
@@ -324,6 +341,11 @@ class Checker:
             self.expr(s.what, scope)
         elif isinstance(s, ast.Pass):
             pass
+        elif isinstance(s, (ast.Break, ast.Continue)):
+            if not self.loops:
+                word = "break" if isinstance(s, ast.Break) else "continue"
+                self.report.error("DSL-PLACE", f"'{word}' belongs inside a loop (for, while or repeat)", s.span,
+                                  "a 'secretly' part or an ability is not inside the loop around it")
         elif isinstance(s, ast.Choose):
             ct = self.collection(s.coll, scope)
             inner = scope.child()
@@ -375,17 +397,17 @@ class Checker:
             self.bind(inner, s.var, elem(self.collection(s.coll, scope)), s.span)
             if s.cond is not None:
                 self.expect(s.cond, inner, "bool")
-            self.check_block(s.body, inner, in_proc)
+            self.loop_block(s.body, inner, in_proc)
         elif isinstance(s, ast.While):
             self.expect(s.cond, scope, "bool")
-            self.check_block(s.body, scope.child(), in_proc)
+            self.loop_block(s.body, scope.child(), in_proc)
         elif isinstance(s, ast.Repeat):
             self.expect(s.count, scope, "number")
-            self.check_block(s.body, scope.child(), in_proc)
+            self.loop_block(s.body, scope.child(), in_proc)
         elif isinstance(s, ast.Secretly):
             inner = scope.child()
             self.bind(inner, s.var, elem(self.collection(s.coll, scope)), s.span)
-            self.check_block(s.body, inner, in_proc)
+            self.loop_block(s.body, inner, in_proc, loops=0)
         elif isinstance(s, ast.Until):
             sig = self.signatures.get(s.event)
             if (sig is None or sig.kind == "function") and s.event not in self.unparsed:
@@ -396,6 +418,15 @@ class Checker:
                     self.report.error("DSL-PLACE", "only triggers, replacements and modifiers can last 'until' an event", d.span)
                 else:
                     self.check_decl(d, False, scope.child())
+
+    def loop_block(self, stmts: list, scope: Scope, in_proc: bool, loops: int | None = None) -> None:
+        """A loop's body (where break and continue belong), or with loops=0 a body run on its own."""
+        saved = self.loops
+        self.loops = saved + 1 if loops is None else loops
+        try:
+            self.check_block(stmts, scope, in_proc)
+        finally:
+            self.loops = saved
 
     def assign(self, s: ast.Assign, scope: Scope) -> None:
         value_t = self.expr(s.value, scope)
@@ -529,6 +560,13 @@ class Checker:
             self.expect(node.low, scope, "number")
             self.expect(node.high, scope, "number")
             return "list[number]"
+        if isinstance(node, ast.Suppose):
+            for what, dest in node.moves:
+                t = self.expr(what, scope)
+                if t not in (ANY, "entity", "zone") and not t.startswith("list["):
+                    self.report.error("TYPE-MISMATCH", f"only cards and lists of cards can be moved, not a {t}", what.span)
+                self.expect(dest, scope, "zone")
+            return self.expr(node.expr, scope)
         if isinstance(node, ast.IfExpr):
             self.expect(node.cond, scope, "bool")
             a = self.expr(node.then, scope)
@@ -740,6 +778,16 @@ class Checker:
         self.numeric(lt, node.left.span)
         self.numeric(rt, node.right.span)
         return "number"
+
+
+def _statements(stmts: list):
+    """Every statement in a body, nested ones included (not inside `until` abilities)."""
+    for s in stmts:
+        yield s
+        if not isinstance(s, ast.Until):
+            for child in ast.children(s):
+                if isinstance(child, ast.Stmt.__args__):
+                    yield from _statements([child])
 
 
 def _returns_value(stmts: list) -> bool:

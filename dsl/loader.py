@@ -146,6 +146,15 @@ def _load_game(root: Path) -> GameContent:
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
                      did_you_mean(start, checker.signatures))
+    procedures = [n for n, sig in checker.signatures.items() if sig.kind == "procedure"]
+    for v in voc.variables.values():
+        if v.during is None:
+            continue
+        where = doc.span(("vocabulary", "variables", v.name, "during"))
+        if v.scope != "game":
+            report.error("VOCAB-VALUE", f"only a game variable can last during a procedure, not a {v.scope} one", where)
+        elif v.during not in procedures and v.during not in unparsed:
+            report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):
         report.error("REF-UNDEF", f"the score '{score}' is not a player variable", doc.span(("score",)),

@@ -137,6 +137,9 @@ class ToAst(Transformer):
     def replacement(self, meta, event, pattern, cond, timing, body):
         return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body)
 
+    def watcher(self, meta, cond, body):
+        return ast.Watcher(self._span(meta), cond, body)
+
     def modifier(self, meta, func, pattern, cond, timing, expr):
         return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
 
@@ -189,6 +192,12 @@ class ToAst(Transformer):
 
     def pass_stmt(self, meta):
         return ast.Pass(self._span(meta))
+
+    def break_stmt(self, meta):
+        return ast.Break(self._span(meta))
+
+    def continue_stmt(self, meta):
+        return ast.Continue(self._span(meta))
 
     def exactly(self, meta, tok):
         return ("exactly", ast.Num(self._tok_span(tok), self._int(tok)))
@@ -248,6 +257,12 @@ class ToAst(Transformer):
     # -------------------------------------------------------------- expressions
     def if_expr(self, meta, cond, then, other):
         return ast.IfExpr(self._span(meta), cond, then, other)
+
+    def supposed(self, meta, what, dest):
+        return (what, dest)
+
+    def suppose_expr(self, meta, *parts):
+        return ast.Suppose(self._span(meta), list(parts[:-1]), parts[-1])
 
     def or_expr(self, meta, left, right):
         return ast.Binary(self._span(meta), "or", left, right)

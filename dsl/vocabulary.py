@@ -26,6 +26,7 @@ class VarDef:
     initial: object = None
     kinds: tuple = ()  # entity variables: only components of these kinds have it (all when empty)
     initial_from: str | None = None  # entity variables: start with this attribute's value
+    during: str | None = None  # game variables: reset for each call of this procedure, restored after it
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
         voc.zones[name] = ZoneDef(name, z.get("scope", "game"), z.get("visibility", "public"))
     for name, v in (raw.get("variables") or {}).items():
         voc.variables[name] = VarDef(name, v.get("scope", "game"), v.get("type", "any"), v.get("initial"),
-                                     tuple(v.get("kinds") or ()), v.get("initial_from"))
+                                     tuple(v.get("kinds") or ()), v.get("initial_from"), v.get("during"))
     for name, k in kinds.items():
         voc.kinds[name] = KindDef(name, k.get("starts_in", ""), tuple(k.get("active_in") or ()), tuple(k.get("required") or ()))
     for name, f in (raw.get("card_functions") or {}).items():

@@ -67,6 +67,8 @@ class Runtime:
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
         self.modifying: set = set()  # functions whose modifiers are being applied now
+        self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
+        self.watching = False
 
     # ------------------------------------------------------------ procedures and events
     def invoke(self, name: str, args: list):
@@ -112,7 +114,25 @@ class Runtime:
                 else:
                     cand.hook.body(self, cand.b)
         res.expire(name)
+        if self.game.watchers:
+            self.watch()  # the abilities that followed the procedure may have changed the game too
         return r
+
+    def watch(self) -> None:
+        """Check the `whenever` conditions (as a procedure ends): run each body whose condition turned true."""
+        if self.watching or not self.game.watchers:
+            return
+        self.watching = True
+        try:
+            for i, hook in enumerate(self.game.watchers):
+                now = bool(hook.cond(self, {}))
+                if now and not self.watched[i]:
+                    self.watched[i] = True
+                    hook.body(self, {})
+                else:
+                    self.watched[i] = now
+        finally:
+            self.watching = False
 
     def invoke_plain(self, name: str, args: list):
         gen = self.invoke(name, args)

@@ -8,6 +8,7 @@ as a Python function; the module is compiled with empty __builtins__ into the na
 from __future__ import annotations
 
 from dsl import ast
+from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import GameContent, all_decls
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
@@ -86,6 +87,8 @@ class Unit:
                 g.hooked_events.add(decl.event)
             elif isinstance(decl, ast.Modifier):
                 g.modified.add(decl.func)
+            elif isinstance(decl, ast.Watcher):
+                g.watchers_declared = True
         # An event that ends temporary abilities must go through the resolver, which expires them.
         for module in g.content.modules:
             for node in _walk(module.decls):
@@ -142,6 +145,8 @@ class Unit:
                 self.bind(mangle(PROC, decl.name), g.procs[decl.name], "body")
             elif isinstance(decl, ast.Function):
                 self.function(decl, module.owner)
+            elif isinstance(decl, ast.Watcher):
+                self.watcher(decl)
             else:
                 self.hook(decl, module.owner, [])
 
@@ -152,8 +157,20 @@ class Unit:
     def procedure(self, decl: ast.Procedure) -> None:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
-        Statements(self, w, {p.name for p in decl.params}).block(decl.body)
-        w.line("return None")
+        body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
+        scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
+        if scoped:
+            # game variables that live during each call: fresh at the start, the caller's again at the end
+            saved = w.temp()
+            w.line(f"{saved} = _enter_scope(rt, {self.constant(tuple(scoped))})")
+            w.line("try:")
+            w.indent()
+        body.block(decl.body)
+        body.s_Return(None)
+        if scoped:
+            w.dedent()
+            w.line("finally:")
+            w.line(f"    _leave_scope(rt, {saved})")
         proc = self.game.procs[decl.name]
         proc.body_yields = self.block_yields(decl.body)
         self.bind(name, proc, "body")
@@ -205,6 +222,18 @@ class Unit:
         if slot == "body":
             w.line("return None")
         self.bind(name, hook, slot)
+
+    def watcher(self, decl: ast.Watcher) -> None:
+        """whenever COND: BODY, a hook of its own kind, checked by the runtime when a procedure ends."""
+        if self.block_yields(decl.body):
+            raise DiagnosticError([Diagnostic("DSL-PLACE", "a 'whenever' body cannot ask for a decision, "
+                                              "also not through a procedure it calls", decl.span)])
+        self.hook_order += 1
+        hook = Hook("watcher", "", None, [], None, self.hook_order, decl.span)
+        g = self.game
+        self.hook_function(hook, "cond", set(), decl.cond.span, lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.cond)}"))
+        self.hook_function(hook, "body", set(), decl.span, lambda w, b: Statements(self, w, b).block(decl.body))
+        g.watchers.append(hook)
 
     def until_hooks(self, s: ast.Until, captured: list) -> str:
         """The abilities of an `until` block: a list of hooks in the namespace, added when it runs."""

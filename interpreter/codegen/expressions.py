@@ -123,6 +123,10 @@ class Expressions:
     def e_Range(self, node) -> str:
         return f"_range(rt, {self.expr(node.low)}, {self.expr(node.high)})"
 
+    def e_Suppose(self, node) -> str:
+        moves = ", ".join(f"({self.expr(what)}, {self.expr(dest)})" for what, dest in node.moves)
+        return f"_suppose(rt, [{moves}], (lambda: {self.expr(node.expr)}))"
+
     def e_IfExpr(self, node) -> str:
         return f"({self.expr(node.then)} if {self.expr(node.cond)} else {self.expr(node.other)})"
 

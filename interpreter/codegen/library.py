@@ -410,6 +410,42 @@ def secretly(parts: list):
         active = following
 
 
+def suppose(rt, moves: list, then):
+    """The value of `then()` were these moves made; then every moved component goes back where it was."""
+    undo = []
+    try:
+        for what, zone in moves:
+            for e in entities_of(what):
+                if not isinstance(e, Entity):
+                    raise RuntimeError(f"only components can be moved, not {_what(e)}")
+                old = e.zone
+                undo.append((e, old, old.items.index(e) if old is not None else 0, e.face_down, e.seen_by))
+                rt.move(e, zone, False, None)
+        return then()
+    finally:
+        for e, old, position, face_down, seen_by in reversed(undo):
+            e.zone.items.remove(e)
+            if old is not None:
+                old.items.insert(position, e)
+            e.zone = old
+            e.face_down, e.seen_by = face_down, seen_by
+
+
+def enter_scope(rt, names: tuple) -> list:
+    """Game variables scoped to a procedure: their values outside it, and their initial values inside."""
+    gv = rt.gv
+    saved = [(n, gv[n]) for n in names]
+    for n in names:
+        initial = rt.state.voc.variables[n].initial
+        gv[n] = list(initial) if isinstance(initial, list) else (dict(initial) if isinstance(initial, dict) else initial)
+    return saved
+
+
+def leave_scope(rt, saved: list) -> None:
+    for n, value in saved:
+        rt.gv[n] = value
+
+
 def you_of(this):
     if this is None:
         raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
@@ -512,7 +548,7 @@ def namespace() -> dict:
         "_snapshot": snapshot, "_div": div, "_mul": mul, "_bounded": bounded, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
         "_reveal": reveal, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
-        "_secretly": secretly, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
+        "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
         "_sorted": sorted, "_tuple": tuple,

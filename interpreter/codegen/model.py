@@ -27,7 +27,7 @@ class Func:
 class Hook:
     """A trigger, replacement or modifier. Its callables take (rt, bindings): a dict of names to values."""
 
-    kind: str  # trigger | replacement | modifier
+    kind: str  # trigger | replacement | modifier | watcher
     event: str
     owner: str | None  # record id for card abilities
     pattern: list
@@ -53,6 +53,8 @@ class CompiledGame:
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
     hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
+    watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
+    watchers_declared: bool = False
 
     @property
     def card_functions(self) -> "CardFunctions":

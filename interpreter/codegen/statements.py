@@ -15,9 +15,10 @@ from interpreter.codegen.source import PROC, literal, mangle
 
 
 class Statements:
-    def __init__(self, unit, writer, bound: set):
+    def __init__(self, unit, writer, bound: set, in_procedure: bool = False):
         self.unit = unit  # the declarations compiler: makes functions and hooks of their own
         self.game = unit.game
+        self.in_procedure = in_procedure  # a procedure's body (not an ability's or a secret part's)
         self.w = writer
         self.bound = set(bound)
 
@@ -113,7 +114,21 @@ class Statements:
         self.w.line(f"rt.log({to}, {self.expr(s.message)})")
 
     def s_Return(self, s) -> None:
-        self.w.line(f"return {self.expr(s.value)}" if s.value is not None else "return None")
+        """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
+        value = self.expr(s.value) if s is not None and s.value is not None else "None"
+        if self.game.watchers_declared and self.in_procedure:
+            if value != "None":
+                result = self.w.temp()
+                self.w.line(f"{result} = {value}")
+                value = result
+            self.w.line("rt.watch()")
+        self.w.line(f"return {value}")
+
+    def s_Break(self, s) -> None:
+        self.w.line("break")
+
+    def s_Continue(self, s) -> None:
+        self.w.line("continue")
 
     def s_Win(self, s) -> None:
         self.w.line(f"raise _winners(rt, {self.expr(s.who)})")

@@ -1,0 +1,189 @@
+"""The constructs AGoT needed: `suppose` (what-if), `whenever` (watched conditions), `break`/`continue`, and game
+variables that live `during` one procedure. Each is run in a tiny game and checked on the state it leaves."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.diagnostics import DiagnosticError
+from dsl.loader import load_game
+from interpreter.games import load_compiled
+from interpreter.runtime import Session
+from tests.tiny_game import tiny_game
+
+
+def play(root, players: int = 2, answers=()):
+    lines: list = []
+    session = Session(load_compiled(str(root)), players, 0, account=lambda to, text: lines.append(text))
+    for a in answers:
+        session.answer(a)
+    return session, lines
+
+
+def errors(root) -> list:
+    return [(d.code, d.message) for d in load_game(root).report.diagnostics if d.severity == "error"]
+
+
+# ---------------------------------------------------------------- suppose
+SUPPOSE = """\
+function in_hand(p: player) = len(hand of p)
+function value_in_hand(p: player) = sum(c.value for c in hand of p)
+
+procedure play():
+    let first_coin = first(c in pile where c.id == "coin_1")
+    let gem = first(c in pile where c.id == "gem")
+    log "before {[c.id for c in pile]}"
+    log "if moved: {suppose move gem to hand of players[0], move first_coin to hand of players[0]: value_in_hand(players[0])}"
+    log "nested: {suppose move gem to hand of players[1]: (suppose move first_coin to hand of players[1]: in_hand(players[1]))}"
+    log "after {[c.id for c in pile]} {in_hand(players[0])} {in_hand(players[1])}"
+    move gem to hand of players[1]
+    move gem to pile face down
+    log "face down kept: {suppose move gem to hand of players[0]: len(pile)} {face_down(gem)}"
+"""
+
+
+def test_suppose_evaluates_as_if_moved_then_puts_everything_back(tmp_path):
+    session, lines = play(tiny_game(tmp_path, rules=SUPPOSE))
+    assert lines[0] == "before coin_1, coin_2, gem"
+    assert lines[1] == "if moved: 4"  # gem 3 + coin 1, as if both were in P1's hand
+    assert lines[2] == "nested: 2"
+    assert lines[3] == "after coin_1, coin_2, gem 0 0"  # the same order as before, nothing moved
+    assert lines[4] == "face down kept: 2 yes"  # put back face down, still known to P2 alone
+    assert session.state.entities["gem"].seen_by == 1
+
+
+def test_suppose_type_checks_its_moves(tmp_path):
+    rules = "function f(p: player) = suppose move 3 to hand of p: 1\nprocedure play():\n    pass\n"
+    assert ("TYPE-MISMATCH", "only cards and lists of cards can be moved, not a number") in errors(tiny_game(tmp_path, rules=rules))
+
+
+# ---------------------------------------------------------------- whenever
+WHENEVER = """\
+procedure play():
+    for p in players:
+        add(p, 2)
+    add(players[0], 3)
+    add(players[1], 1)
+    add(players[0], 10)
+
+procedure add(p: player, n: number):
+    p.points += n
+
+whenever any(p in players where p.points >= 5):
+    log "someone reached 5"
+    for p in players where p.points >= 5:
+        p.points -= 5
+"""
+
+
+def test_whenever_fires_each_time_its_condition_turns_true(tmp_path):
+    session, lines = play(tiny_game(tmp_path, rules=WHENEVER))
+    # P1: 2, 5 (fires: 0), 10 (fires again: 5, and the condition holds on: no third firing); P2: 2, 3
+    assert lines == ["someone reached 5", "someone reached 5"]
+    assert [pv["points"] for pv in session.state.player_vars] == [5, 3]
+
+
+def test_whenever_can_end_the_game_at_once(tmp_path):
+    rules = WHENEVER.replace('    log "someone reached 5"\n', '    win [p in players where p.points >= 5]\n')
+    session, lines = play(tiny_game(tmp_path, rules=rules))
+    assert session.result.winners == [0]
+    assert [pv["points"] for pv in session.state.player_vars] == [5, 2]  # nothing ran after the win
+
+
+def test_whenever_cannot_ask_for_decisions(tmp_path):
+    rules = "procedure play():\n    pass\n\nwhenever true:\n    choose c in pile by players[0]\n"
+    assert ("DSL-PLACE", "a 'whenever' body cannot ask for a decision") in errors(tiny_game(tmp_path, rules=rules))
+    indirect = ("procedure play():\n    pass\n\nprocedure ask():\n    choose c in pile by players[0]\n\n"
+                "whenever true:\n    ask()\n")
+    root = tiny_game(tmp_path, rules=indirect, name="indirect")
+    with pytest.raises(DiagnosticError) as err:
+        load_compiled(str(root))
+    assert err.value.diagnostics[0].code == "DSL-PLACE"
+
+
+# ---------------------------------------------------------------- break and continue
+LOOPS = """\
+procedure play():
+    let seen = []
+    for c in pile:
+        if c.value > 1:
+            break
+        seen = seen + [c.id]
+    log "{seen}"
+    let n = 0
+    while true:
+        n += 1
+        if n % 2 == 0:
+            continue
+        if n > 6:
+            break
+        players[0].points += n
+    repeat 5:
+        players[1].points += 1
+        if players[1].points == 3:
+            break
+"""
+
+
+def test_break_and_continue_leave_the_innermost_loop(tmp_path):
+    session, lines = play(tiny_game(tmp_path, rules=LOOPS))
+    assert lines == ["coin_1, coin_2"]
+    assert [pv["points"] for pv in session.state.player_vars] == [1 + 3 + 5, 3]
+
+
+def test_break_outside_a_loop_is_an_error(tmp_path):
+    rules = "procedure play():\n    break\n    secretly for p in players:\n        repeat 2:\n            continue\n        break\n"
+    found = errors(tiny_game(tmp_path, rules=rules))
+    assert [c for c, m in found] == ["DSL-PLACE", "DSL-PLACE"]
+    assert all("belongs inside a loop" in m for _, m in found)
+
+
+def test_break_ends_a_menu_loop(tmp_path):
+    rules = """\
+procedure play():
+    let taken = 0
+    while true:
+        choose by players[0]:
+            take(c) for c in pile:
+                move c to hand of players[0]
+                taken += 1
+            done:
+                break
+    log "took {taken}"
+"""
+    session, lines = play(tiny_game(tmp_path, rules=rules), answers=["take coin_1", "take gem", "done"])
+    assert lines == ["took 2"] and session.finished
+
+
+# ---------------------------------------------------------------- during
+DURING = """\
+procedure play():
+    fight(players[0])
+    log "after: {attacker} {strength}"
+
+procedure fight(p: player):
+    log "start: {attacker} {strength}"
+    attacker = p
+    strength += 3
+    if p == players[0]:
+        fight(next(p))
+    log "end: {attacker} {strength}"
+"""
+
+
+def test_variables_during_a_procedure_start_fresh_and_are_restored(tmp_path):
+    root = tiny_game(tmp_path, rules=DURING, variables="""
+        attacker: {scope: game, type: player, during: fight}
+        strength: {scope: game, type: number, initial: 1, during: fight}
+    """)
+    session, lines = play(root)
+    assert lines == ["start: nobody 1", "start: nobody 1", "end: P2 4", "end: P1 4", "after: nobody 1"]
+
+
+def test_during_must_name_a_procedure_of_a_game_variable(tmp_path):
+    root = tiny_game(tmp_path, variables="""
+        a: {scope: game, type: number, during: fihgt}
+        b: {scope: player, type: number, during: play}
+    """)
+    found = errors(root)
+    assert ("REF-UNDEF", "'during' names no procedure: 'fihgt'") in found
+    assert ("VOCAB-VALUE", "only a game variable can last during a procedure, not a player one") in found
