@@ -27,6 +27,9 @@ MAX_ALIAS_VALUES = 100_000  # values that aliases may add in total to one docume
 # 64 leaves room for generated text and keeps every recursive walk of the AST (checker, compiler, the
 # Python that the compiler generates) far from the interpreter's limits.
 MAX_RULE_NESTING = 64
+# Loops (for, while, repeat, secretly, choose menus) inside one another: real rules nest 3 or 4. The
+# compiler makes each a Python block, and CPython compiles at most 20 nested blocks; 16 leaves it room.
+MAX_LOOP_NESTING = 16
 # A chain of one operator (a + b + c ..., x.a.b ..., a and b and ...) is long rather than deep, but
 # the AST stores it left-nested; 1,000 links cover any plausible sum and bound the AST's real depth.
 MAX_RULE_CHAIN = 1_000

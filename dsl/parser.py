@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
-from dsl.limits import MAX_INT, MAX_RULE_CHAIN, MAX_RULE_NESTING
+from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -435,6 +435,8 @@ def _unescape(body: str) -> tuple[str, list[int]]:
 _NESTING = {"if_expr", "or_expr", "and_expr", "not_expr", "compare", "in_expr", "not_in_expr", "range_expr", "arith",
             "neg", "of", "attr", "method", "index", "call", "call_where", "call_for", "call_by", "list", "list_where",
             "list_for", "block"}
+# Statements the compiler turns into Python blocks that CPython can nest only 20 deep.
+_LOOPS = {"for_stmt", "while_stmt", "repeat_stmt", "secretly_stmt", "menu_stmt"}
 # A left operand of the same operator continues a chain (a + b + c, x.y.z): long, not deep.
 _CHAINS = {"arith": "arith", "or_expr": "or_expr", "and_expr": "and_expr", "attr": "postfix", "method": "postfix",
            "index": "postfix"}
@@ -442,27 +444,30 @@ _CHAINS = {"arith": "arith", "or_expr": "or_expr", "and_expr": "and_expr", "attr
 
 def _check_depth(source: Source, tree: Tree) -> None:
     """DSL-TOO-DEEP at the first node (in reading order) past the documented bounds; iterative, so any depth is safe."""
-    stack = [(tree, 0, 0)]
+    stack = [(tree, 0, 0, 0)]
     while stack:
-        node, nesting, links = stack.pop()
+        node, nesting, links, loops = stack.pop()
         group = _CHAINS.get(node.data)
         for i in range(len(node.children) - 1, -1, -1):
             child = node.children[i]
             if not isinstance(child, Tree):
                 continue
             if i == 0 and group is not None and _CHAINS.get(child.data) == group:
-                stack.append((child, nesting, links + 1))
+                stack.append((child, nesting, links + 1, loops))
             else:
-                stack.append((child, nesting + (child.data in _NESTING), links))
+                stack.append((child, nesting + (child.data in _NESTING), links, loops + (child.data in _LOOPS)))
         # children are pushed right to left, so nodes come off the stack in reading order
-        if nesting > MAX_RULE_NESTING or links > MAX_RULE_CHAIN:
-            raise DiagnosticError([_too_deep(source, node, nesting > MAX_RULE_NESTING)])
+        if nesting > MAX_RULE_NESTING or links > MAX_RULE_CHAIN or loops > MAX_LOOP_NESTING:
+            raise DiagnosticError([_too_deep(source, node, nesting, loops)])
 
 
-def _too_deep(source: Source, node: Tree, nested: bool) -> Diagnostic:
+def _too_deep(source: Source, node: Tree, nesting: int, loops: int) -> Diagnostic:
     meta = node.meta  # for a chain: where it starts, since all its nodes start there
     span = span_in(source, 1, 1) if getattr(meta, "empty", True) else span_in(source, meta.line, meta.column)
-    if nested:
+    if loops > MAX_LOOP_NESTING:
+        return Diagnostic("DSL-TOO-DEEP", f"loops nest deeper than {MAX_LOOP_NESTING} levels here", span,
+                          "move the inner loops into a procedure of their own")
+    if nesting > MAX_RULE_NESTING:
         return Diagnostic("DSL-TOO-DEEP", f"the rule text nests deeper than {MAX_RULE_NESTING} levels here", span,
                           "name inner parts with let or a function")
     return Diagnostic("DSL-TOO-DEEP", f"this chain has more than {MAX_RULE_CHAIN} operators in a row", span,

@@ -140,6 +140,13 @@ def _sum(n: int) -> str:
 
 
 NESTED_IFS = "    " + "\n    ".join("    " * i + "if true:" for i in range(100)) + "\n" + "    " * 101 + "pass\n"
+
+
+def _loops(n: int) -> str:
+    """procedure deep() with n loops inside one another."""
+    return "\nprocedure deep():\n" + "".join("    " * (i + 1) + "for q in players:\n" for i in range(n)) + "    " * (n + 1) + "pass\n"
+
+
 RULE_TEXT = [
     validate("deep_sum_400_terms", 4, None, edits=function(_sum(400))),
     validate("deep_sum_1000_terms", 4, None, edits=function(_sum(1000))),
@@ -159,6 +166,8 @@ RULE_TEXT = [
     validate("deep_attribute_chain_5000", 4, "DSL-TOO-DEEP", edits=function("first(pile)" + ".value" * 5000)),
     validate("deep_index_chain_5000", 4, "DSL-TOO-DEEP", edits=function("[1]" + "[0]" * 5000)),
     validate("deep_blocks_100", 4, "DSL-TOO-DEEP", files=rules("procedure play():\n" + NESTED_IFS)),
+    play("deep_loops_17", 4, "DSL-TOO-DEEP", edits=(("game/rules/main.rules", "", _loops(17)),), text="loops nest deeper"),
+    play("fine_loops_16_played", 4, None, edits=(("game/rules/main.rules", "", _loops(16)),)),
     validate("deep_effect_in_yaml", 4, "DSL-TOO-DEEP",
              edits=(("game/cards.yaml", "value: 1\n", "value: 1\n  effect: \"function f() = " + "not " * 2000 + "true\"\n"),)),
     validate("long_int_5000_digits", 4, "NUM-RANGE", edits=function("9" * 5000)),
