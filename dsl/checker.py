@@ -53,6 +53,8 @@ BUILTINS: dict[str, Builtin] = {
     "variant": Builtin(1, 1, "bool"),
     "face_down": Builtin(1, 1, "bool"),
     "keys": Builtin(1, 1, "list[any]"),
+    "place_of": Builtin(1, 1, "entity"),
+    "snapshot": Builtin(1, 1, "arg0"),
 }
 QUERY_ONLY = {"rank", "group", "reach"}
 CONSTANTS = {"players": "list[player]", "player_count": "number", "winners": "list[player]"}

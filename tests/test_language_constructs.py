@@ -187,3 +187,35 @@ def test_during_must_name_a_procedure_of_a_game_variable(tmp_path):
     found = errors(root)
     assert ("REF-UNDEF", "'during' names no procedure: 'fihgt'") in found
     assert ("VOCAB-VALUE", "only a game variable can last during a procedure, not a player one") in found
+
+
+# ---------------------------------------------------------------- place_of, snapshot, modifiers reading themselves
+def test_place_of_and_snapshot(tmp_path):
+    rules = """\
+procedure play():
+    let gem = first(c in pile where c.id == "gem")
+    let coin = first(c in pile where c.id == "coin_1")
+    move gem to hand of players[1]
+    move coin to under of gem
+    let before = snapshot(pile)
+    let live = pile
+    let other = first(pile)
+    let on_the_table = place_of(other)
+    move other to hand of players[0]
+    log "{place_of(gem)} {place_of(coin)} {on_the_table} {len(before)} {len(live)}"
+"""
+    session, lines = play(tiny_game(tmp_path, rules=rules))
+    assert lines == ["none Gem none 1 0"]  # the gem lies in a player's hand, the coin on the gem
+
+
+def test_a_modifier_reading_its_own_function_sees_the_unmodified_value(tmp_path):
+    rules = """\
+function worth(c: entity) = c.value
+
+modify worth(c) if worth(c) > 2: value * 10
+
+procedure play():
+    log "{[worth(c) for c in pile]}"
+"""
+    session, lines = play(tiny_game(tmp_path, rules=rules))
+    assert lines == ["1, 1, 30"]

@@ -242,9 +242,10 @@ def zone_of(x):
 
 
 def place_of(x):
-    """The zone holding a component and the component or player owning that zone (none for the table)."""
+    """The component whose zone holds x (the area a unit stands in), none when a player or the game holds it."""
     zone = _entity(x, "place_of").zone
-    return zone.owner if zone is not None else None
+    owner = zone.owner if zone is not None else None
+    return owner if isinstance(owner, Entity) else None
 
 
 def is_in(x, z) -> bool:
