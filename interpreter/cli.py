@@ -8,9 +8,7 @@ import argparse
 import errno
 import json
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
@@ -22,6 +20,7 @@ from interpreter.gamelog import check_log_path, make_log, read_log, replay, writ
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
 from interpreter.runtime import Session
 from interpreter.scenario import find_scenarios, run_scenario
+from interpreter.simulate_command import simulate
 from interpreter.views import view
 
 
@@ -120,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     sm.add_argument("--variant", action="append", default=[])
     sm.add_argument("--json", action="store_true", help="print the report as JSON")
+    sm.add_argument("--workers", type=int, help="worker processes (default: every core, at most one per 10 games); "
+                    "the results are the same for any number")
+    sm.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                    help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
+    sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
+    sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
     sm.set_defaults(handler=cmd_simulate)
 
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
@@ -281,45 +286,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
-    players = _players(game, args.players)
-    wins = [0] * players
-    decisions = []
-    errors = []
-    start = time.perf_counter()
-    for i in range(args.games):
-        seed = args.seed + i
-        try:
-            session = Session(game, players, seed, tuple(args.variant))  # labels built, as in play
-            agents = [make_agent("random", seat, seed) for seat in range(players)]
-            while session.pending is not None:
-                d = session.pending
-                session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
-            for w in session.result.winners:
-                wins[w] += 1
-            decisions.append(len(session.history))
-        except DiagnosticError as err:
-            errors.append({"seed": seed, "error": err.diagnostics[0].render()})
-    seconds = time.perf_counter() - start
-    report = {
-        "game": game.content.id,
-        "players": players,
-        "variants": args.variant,
-        "games": args.games,
-        "errors": len(errors),
-        "wins_by_seat": {player_label(i): w for i, w in enumerate(wins)},
-        "mean_decisions": round(statistics.mean(decisions), 2) if decisions else 0,
-        "seconds": round(seconds, 3),
-        "games_per_second": round(args.games / seconds, 1) if seconds else None,
-    }
-    if args.json:
-        report["first_errors"] = errors[:5]
-        print(json.dumps(report, ensure_ascii=False, indent=1))
-    else:
-        for k, v in report.items():
-            print(f"{k}: {v}")
-        for e in errors[:5]:
-            print(f"seed {e['seed']}:\n{e['error']}", file=sys.stderr)
-    return 1 if errors else 0
+    return simulate(args, game, _game_ref(args.game), _players(game, args.players))
 
 
 # ---------------------------------------------------------------- replay and explain

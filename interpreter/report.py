@@ -1,0 +1,297 @@
+"""Writing a balance report: report.json (every statistic of interpreter.balance) and report.html.
+
+The HTML page is self-contained: its plots are PNG images drawn by matplotlib (the `report`
+extra) and embedded as base64 data, its style is inline, and it loads nothing from anywhere.
+With a comparison (`--compare VARIANT`) every plot and table shows both runs side by side.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+
+COLOURS = ["#1f77b4", "#ff7f0e"]  # the first run, the compared run
+CARD_ROWS_PLOTTED = 25
+
+
+def require_matplotlib() -> None:
+    """Fail before any game is played when the plots cannot be drawn."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise DiagnosticError([Diagnostic("USAGE", "--report needs matplotlib for its plots, which is not installed",
+                                          hint='install it with: pip install -e ".[report]"')]) from None
+
+
+def prepare_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot create the report folder {folder}: {err.strerror or err}")]) from None
+    if not folder.is_dir():
+        raise DiagnosticError([Diagnostic("USAGE", f"{folder} is not a folder")])
+
+
+def write_report(folder: Path, report: dict) -> tuple:
+    """Write report.json and report.html into `folder`; returns their paths."""
+    prepare_folder(folder)
+    json_path, html_path = folder / "report.json", folder / "report.html"
+    try:
+        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        html_path.write_text(render_html(report), encoding="utf-8")
+    except OSError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot write the report in {folder}: {err.strerror or err}")]) from None
+    return json_path, html_path
+
+
+# ---------------------------------------------------------------- plots
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _png(fig) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    _pyplot().close(fig)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _img(data: str, alt: str) -> str:
+    return f'<img class="plot" alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+
+
+def plot_seats(runs: list) -> str:
+    plt = _pyplot()
+    seats = [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    width = 0.8 / len(runs)
+    for k, run in enumerate(runs):
+        rows = run["stats"]["wins_by_seat"]
+        xs = [i - 0.4 + width * (k + 0.5) for i in range(len(rows))]
+        rates = [r["rate"] or 0 for r in rows]
+        errors = [[rate - r["low"] for rate, r in zip(rates, rows)], [r["high"] - rate for rate, r in zip(rates, rows)]]
+        ax.bar(xs, rates, width, yerr=errors, capsize=3, color=COLOURS[k], label=run["label"])
+    ax.axhline(runs[0]["stats"]["fair_share"], color="#444444", linestyle="--", linewidth=1, label="1 / players")
+    ax.set_xticks(range(len(seats)), seats)
+    ax.set_ylabel("share of games won")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    return _img(_png(fig), "wins by seat with 95 % intervals")
+
+
+def plot_counts(runs: list, key: str, xlabel: str, alt: str) -> str | None:
+    """A histogram of a distribution's counts (scores, lengths), one outline per run."""
+    series = []
+    for run in runs:
+        counts = run["stats"][key]["counts"] if key == "length" else run["stats"]["scores"]["all"]["counts"]
+        if counts:
+            series.append((run, [float(v) for v in counts], list(counts.values())))
+    if not series:
+        return None
+    plt = _pyplot()
+    low = min(min(values) for _, values, _ in series)
+    high = max(max(values) for _, values, _ in series)
+    bins = min(40, int(high - low) + 1) if high > low else 1
+    fig, ax = plt.subplots(figsize=(7, 3.0))
+    for k, (run, values, weights) in enumerate(series):
+        total = sum(weights)
+        ax.hist(values, bins=bins, range=(low - 0.5, high + 0.5), weights=[w / total for w in weights],
+                color=COLOURS[k], alpha=0.55 if len(series) > 1 else 0.9, label=run["label"])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share")
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+    return _img(_png(fig), alt)
+
+
+def plot_effects(runs: list, rows_of, label_of, title: str, alt: str, limit: int | None = None) -> str | None:
+    """Horizontal bars: the effect on the win rate (with - without) of each row, with its interval."""
+    first = rows_of(runs[0])[:limit] if limit else rows_of(runs[0])
+    first = [r for r in first if r["effect"] is not None]
+    if not first:
+        return None
+    keys = [label_of(r) for r in first]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.9 + 0.28 * len(keys) * len(runs)))
+    height = 0.8 / len(runs)
+    for k, run in enumerate(runs):
+        by_key = {label_of(r): r for r in rows_of(run)}
+        ys, values, low, high = [], [], [], []
+        for i, key in enumerate(keys):
+            r = by_key.get(key)
+            if r is None or r["effect"] is None:
+                continue
+            ys.append(i - 0.4 + height * (k + 0.5))
+            values.append(r["effect"])
+            low.append(r["effect"] - r["low"])
+            high.append(r["high"] - r["effect"])
+        ax.barh(ys, values, height, xerr=[low, high], capsize=2, color=COLOURS[k], label=run["label"])
+    ax.axvline(0, color="#444444", linewidth=1)
+    ax.set_yticks(range(len(keys)), keys, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(title)
+    if len(runs) > 1:
+        ax.legend(fontsize=8)
+    return _img(_png(fig), alt)
+
+
+# ---------------------------------------------------------------- the page
+STYLE = """
+body { font-family: sans-serif; margin: 2em auto; max-width: 60em; color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+th, td { border: 1px solid #ddd; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f3f3f3; } td.name { text-align: left; }
+.plot { display: block; max-width: 100%; margin: 0.5em 0; }
+.note { color: #555; font-size: 0.9em; }
+.sig { font-weight: bold; }
+"""
+
+
+def _pct(x) -> str:
+    return "–" if x is None else f"{100 * x:.1f} %"
+
+
+def _ci(row: dict) -> str:
+    return f"{_pct(row['rate'])} [{_pct(row['low'])}, {_pct(row['high'])}]" if row["n"] else "–"
+
+
+def _effect(row: dict) -> str:
+    if row["effect"] is None:
+        return "–"
+    text = f"{100 * row['effect']:+.1f} [{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]"
+    return f'<span class="sig">{text}</span>' if row["significant"] else text
+
+
+def _num(x, digits: int = 1) -> str:
+    return "–" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
+
+
+def _table(head: list, rows: list) -> str:
+    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            cells.append(f'<td class="name">{cell}</td>' if i == 0 else f"<td>{cell}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _name(row: dict, key: str) -> str:
+    shown = html.escape(str(row[key]))
+    if row.get("name") and row["name"] != row[key]:
+        shown += f" <span class=\"note\">({html.escape(str(row['name']))})</span>"
+    return shown
+
+
+def _attributes(row: dict) -> str:
+    return html.escape(", ".join(f"{k} {v}" for k, v in (row.get("attributes") or {}).items()))
+
+
+def render_html(report: dict) -> str:
+    runs = report["runs"]
+    esc = html.escape
+    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Balance report: {esc(report['name'])}</title>",
+             f"<style>{STYLE}</style></head><body>",
+             f"<h1>Balance report: {esc(report['name'])}</h1>",
+             f"<p>{report['players']} players, {report['games']} random games per run (seeds {report['seed']} to "
+             f"{report['seed'] + report['games'] - 1}), random agents. Intervals are 95 %: Wilson's for a share, "
+             "Newcombe's for a difference of two shares; a difference in bold excludes zero. "
+             "Games that stopped on an error are left out.</p>"]
+    parts.append(_table(["run", "variants", "games", "errors", "shared victories", "no winner", "mean decisions"],
+                        [[esc(r["label"]), esc(", ".join(r["variants"]) or "none"), r["stats"]["games"], r["stats"]["errors"],
+                          r["stats"]["shared_victories"], r["stats"]["no_winner"], _num(r["stats"]["length"].get("mean"))]
+                         for r in runs]))
+    for r in runs:
+        for e in r["stats"]["first_errors"]:
+            parts.append(f"<pre>{esc(r['label'])}, seed {e['seed']}:\n{esc(e['error'])}</pre>")
+
+    parts.append("<h2>Wins by seat</h2>")
+    parts.append(plot_seats(runs))
+    parts.append(_table(["seat"] + [f"won ({r['label']})" for r in runs],
+                        [[s["seat"]] + [_ci(r["stats"]["wins_by_seat"][i]) for r in runs]
+                         for i, s in enumerate(runs[0]["stats"]["wins_by_seat"])]))
+
+    scores = plot_counts(runs, "scores", "final score", "distribution of final scores")
+    if scores:
+        parts.append("<h2>Scores</h2>")
+        parts.append(scores)
+        head = ["seat"] + [f"mean ± sd ({r['label']})" for r in runs]
+        rows = []
+        for i, s in enumerate(runs[0]["stats"]["scores"]["by_seat"]):
+            rows.append([s["seat"]] + [_spread(r["stats"]["scores"]["by_seat"][i]) for r in runs])
+        rows.append(["winner"] + [_spread(r["stats"]["scores"]["winning"]) for r in runs])
+        parts.append(_table(head, rows))
+
+    parts.append("<h2>Game length</h2>")
+    parts.append(plot_counts(runs, "length", "decisions per game", "distribution of game lengths") or "")
+    parts.append(_table(["run", "mean", "min", "10 %", "median", "90 %", "max"],
+                        [[esc(r["label"])] + [_num(r["stats"]["length"].get(k)) for k in ("mean", "min", "p10", "median", "p90", "max")]
+                         for r in runs]))
+
+    for label in runs[0]["stats"]["per_player"]:
+        parts.append(_per_player_section(runs, label))
+    if runs[0]["stats"]["cards"]:
+        parts.append(_cards_section(runs))
+    parts.append("</body></html>\n")
+    return "\n".join(p for p in parts if p)
+
+
+def _spread(d: dict) -> str:
+    return "–" if not d.get("n") else f"{d['mean']:.1f} ± {d['stdev']:.1f}"
+
+
+def _per_player_section(runs: list, label: str) -> str:
+    esc = html.escape
+    rows_of = lambda run: run["stats"]["per_player"].get(label, [])  # noqa: E731
+    parts = [f"<h2>Per player: {esc(label)}</h2>",
+             "<p class=\"note\">The players who had each value at the end of the game: how often, their win rate "
+             "against the other players', and their mean score.</p>"]
+    plot = plot_effects(runs, rows_of, lambda r: r["value"], "win rate with it - without it", f"{label}: effect on winning")
+    parts.append(plot or "")
+    head = [label, "attributes"]
+    for r in runs:
+        head += [f"share ({r['label']})", f"won with ({r['label']})", f"won without ({r['label']})",
+                 f"effect, points ({r['label']})", f"mean score ({r['label']})"]
+    rows = []
+    others = [{row["value"]: row for row in rows_of(r)} for r in runs]
+    for row in rows_of(runs[0]):
+        cells = [_name(row, "value"), _attributes(row)]
+        for table in others:
+            x = table.get(row["value"])
+            cells += ["–"] * 5 if x is None else [_pct(x["share"]), _ci(x["with"]), _ci(x["without"]), _effect(x), _num(x.get("mean_score"))]
+        rows.append(cells)
+    parts.append(_table(head, rows))
+    return "\n".join(parts)
+
+
+def _cards_section(runs: list) -> str:
+    rows_of = lambda run: run["stats"]["cards"]  # noqa: E731
+    parts = ["<h2>Cards</h2>",
+             "<p class=\"note\">For every card: the share of players who played it in a game, and the win rate of "
+             "those players against the others'; sorted by the size of the difference. The plot shows the "
+             f"{CARD_ROWS_PLOTTED} largest.</p>"]
+    parts.append(plot_effects(runs, rows_of, lambda r: r["card"], "win rate played - not played",
+                              "cards: effect on winning", CARD_ROWS_PLOTTED) or "")
+    head = ["card", "attributes"]
+    for r in runs:
+        head += [f"played ({r['label']})", f"won when played ({r['label']})", f"won when not ({r['label']})",
+                 f"effect, points ({r['label']})"]
+    others = [{row["card"]: row for row in rows_of(r)} for r in runs]
+    rows = []
+    for row in rows_of(runs[0]):
+        cells = [_name(row, "card"), _attributes(row)]
+        for table in others:
+            x = table.get(row["card"])
+            cells += ["–"] * 4 if x is None else [_pct(x["share"]), _ci(x["with"]), _ci(x["without"]), _effect(x)]
+        rows.append(cells)
+    parts.append(_table(head, rows))
+    return "\n".join(parts)

@@ -1,0 +1,138 @@
+"""`rules simulate`: a batch of random games (interpreter.simulation), its summary, and its balance report.
+
+The summary is the same whatever runs the games (this process, N worker processes, Ray); with
+`--report DIR` the balance statistics (interpreter.balance) are written by interpreter.report, and
+with `--compare VARIANT` the same seeds are played again with that variant added.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
+from interpreter.decisions import player_label
+from interpreter.progress import progress_for
+from interpreter.simulation import Batch, default_workers, run_batch
+
+
+def simulate(args, game, game_ref: str, players: int) -> int:
+    if args.games < 1:
+        raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
+    if args.workers is not None and args.workers < 1:
+        raise DiagnosticError([Diagnostic("USAGE", "--workers must be at least 1")])
+    known = game.content.vocabulary.variants
+    for v in [*args.variant, *([args.compare] if args.compare else [])]:
+        if v not in known:
+            raise DiagnosticError([Diagnostic("USAGE", f"{game.content.id} has no variant '{v}'",
+                                              hint=did_you_mean(v, known) or f"variants: {', '.join(known) or 'none'}")])
+    if args.compare and args.compare in args.variant:
+        raise DiagnosticError([Diagnostic("USAGE", f"--compare {args.compare}: that variant is already played by --variant",
+                                          hint="compare a variant against the same games without it")])
+    if args.compare and not args.report:
+        raise DiagnosticError([Diagnostic("USAGE", "--compare needs --report DIR: the comparison is a report")])
+    report_dir = Path(args.report) if args.report else None
+    if report_dir is not None:
+        from interpreter.report import prepare_folder, require_matplotlib
+        require_matplotlib()
+        prepare_folder(report_dir)
+    ray_address = args.ray
+    workers = args.workers or (None if ray_address else default_workers(args.games))
+
+    runs = [(_label(args.variant), tuple(args.variant))]
+    if args.compare:
+        runs.append((_label([*args.variant, args.compare]), (*args.variant, args.compare)))
+    progress = progress_for(args.json)
+    results = []
+    for label, variants in runs:
+        batch = Batch(game_ref, players, args.games, args.seed, variants)
+        start = time.perf_counter()
+        progress.start(label if len(runs) > 1 else game.content.id, args.games)
+        try:
+            records = run_batch(batch, workers, ray_address, with_spec=report_dir is not None, on_records=progress.advance)
+        finally:
+            progress.stop()
+        results.append((label, variants, records, time.perf_counter() - start))
+
+    summaries = [_summary(game, players, variants, records, seconds, workers, ray_address)
+                 for _, variants, records, seconds in results]
+    if report_dir is not None:
+        paths = _write_report(report_dir, game, players, args, results)
+    summary = summaries[0]
+    if len(summaries) > 1:
+        summary["compare"] = summaries[1]
+    if args.json:
+        if report_dir is not None:
+            summary["report"] = [str(p) for p in paths]
+        print(json.dumps(summary, ensure_ascii=False, indent=1))
+    else:
+        for k, v in summary.items():
+            if k not in ("first_errors", "compare"):
+                print(f"{k}: {v}")
+        if len(summaries) > 1:
+            print(f"with {args.compare}:")
+            for k, v in summaries[1].items():
+                if k not in ("first_errors", "game", "players", "games"):
+                    print(f"  {k}: {v}")
+        for s in summaries:
+            for e in s["first_errors"]:
+                print(f"seed {e['seed']}:\n{e['error']}", file=sys.stderr)
+        if report_dir is not None:
+            print(f"report: {paths[1]} (and {paths[0].name})")
+    return 1 if any(s["errors"] for s in summaries) else 0
+
+
+def _label(variants) -> str:
+    return "variants " + ", ".join(variants) if variants else "no variant"
+
+
+def _summary(game, players, variants, records, seconds, workers, ray_address) -> dict:
+    ok = [r for r in records if not r["error"]]
+    errors = [r for r in records if r["error"]]
+    wins = [0] * players
+    for r in ok:
+        for w in r["winners"]:
+            wins[w] += 1
+    return {
+        "game": game.content.id,
+        "players": players,
+        "variants": list(variants),
+        "games": len(records),
+        "errors": len(errors),
+        "wins_by_seat": {player_label(i): w for i, w in enumerate(wins)},
+        "mean_decisions": round(statistics.mean(r["decisions"] for r in ok), 2) if ok else 0,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(records) / seconds, 1) if seconds else None,
+        "workers": ("ray " + ray_address) if ray_address else workers,
+        "first_errors": [{"seed": r["seed"], "error": r["error"]} for r in errors[:5]],
+    }
+
+
+def _write_report(folder: Path, game, players: int, args, results: list):
+    from interpreter.balance import summarize
+    from interpreter.game_facts import describe_records
+    from interpreter.report import write_report
+
+    ids = set()
+    for _, _, records, _ in results:
+        for r in records:
+            for seat_cards in r.get("played", ()):
+                ids.update(seat_cards)
+            for values in r.get("per_player", {}).values():
+                for seat_values in values:
+                    ids.update(seat_values)
+    described = describe_records(game, ids)
+    report = {
+        "game": game.content.id,
+        "name": game.content.manifest.get("name", game.content.id),
+        "players": players,
+        "games": args.games,
+        "seed": args.seed,
+        "agents": "random",
+        "runs": [{"label": label, "variants": list(variants), "seconds": round(seconds, 3),
+                  "stats": summarize(records, players, described.names, described.numbers)}
+                 for label, variants, records, seconds in results],
+    }
+    return write_report(folder, report)
