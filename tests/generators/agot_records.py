@@ -1,7 +1,8 @@
-"""Generates content/agot/components/*.yaml (all but the House cards) from ../shared/data/agot/.
+"""Generates content/agot/components/*.yaml (all but the cards with rule text) from ../shared/data/agot/.
 
-The House cards carry hand-written rule text, so content/agot/components/house_cards.yaml is
-written by hand; everything else is facts copied from the shared data, and
+The House, Westeros and wildling cards carry hand-written rule text, so house_cards.yaml,
+westeros_cards.yaml and wildling_cards.yaml are written by hand (tests/test_agot_records.py checks
+their facts against the shared data); everything else is facts copied from the shared data, and
 tests/test_agot_records.py checks that the committed files equal what this script writes.
 
     python3 tests/generators/agot_records.py          # rewrite the files
@@ -175,8 +176,26 @@ def houses() -> str:
                     "Court star rows.", recs)
 
 
+TIDES_NAMES = {"zero": "+0", "one_sword": "+1 with a sword", "one_fortification": "+1 with a fortification",
+               "two": "+2", "three": "+3", "skull": "+0 with a skull"}
+
+
+def tides() -> str:
+    data = load("tides_of_battle.yaml")
+    recs = []
+    for c in data["cards"]:
+        recs.append({"id": f"tides_{c['id']}", "kind": "tides_card", "name": f"Tides of Battle {TIDES_NAMES[c['id']]}",
+                     "strength": c["strength"], "swords": c["swords"], "fortifications": c["fortifications"],
+                     "skulls": c["skulls"], "copies": c["copies"],
+                     "source": "data/agot/tides_of_battle.yaml (faces from the card scans; copies see its README, item 1); "
+                               "rulebook «Карты перевеса»"})
+    return document("tides_of_battle.yaml", "The 24 Tides of Battle cards of the optional rule (variant tides_of_battle):\n"
+                    "strength added to combat strength, swords and fortifications as if printed on the House card,\n"
+                    "skulls (one more casualty for the opponent each).", recs)
+
+
 FILES = {"areas.yaml": areas, "units.yaml": units, "orders.yaml": orders, "tokens.yaml": tokens,
-         "houses.yaml": houses}
+         "houses.yaml": houses, "tides_of_battle.yaml": tides}
 
 
 def generate() -> dict[str, str]:
