@@ -1,8 +1,8 @@
 """YAML to plain data with positions, from the parser's events only.
 
-Nothing is constructed by a YAML library: we read the event stream (libyaml's C parser when
-present, PyYAML's pure one otherwise), accept the YAML core tags and nothing else (a
-`!!python/...` tag is an error, never an object), keep the line/column of every value so schema
+Nothing is constructed by a YAML library: we read ruamel.yaml's event stream (its C parser,
+ruamel.yaml.clib, when present; its pure-Python one otherwise), accept the YAML core tags and
+nothing else (a `!!python/...` tag is an error, never an object), keep the line/column of every value so schema
 and rule errors point into the file, and hold every document to the limits in dsl/limits.py:
 nesting depth, and how much aliases may expand (a "billion laughs" file stops at the bound).
 The loop below is iterative, so no depth of nesting can exhaust Python's stack.
@@ -14,14 +14,25 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import yaml
-from yaml import events as ev
+from ruamel.yaml import YAML
+from ruamel.yaml import events as ev
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from dsl.diagnostics import Diagnostic, Source, Span
 from dsl.inputs import control_character, printable
 from dsl.limits import MAX_ALIAS_VALUES, MAX_DATA_DEPTH, MAX_INT
 
-_LOADER = yaml.CBaseLoader if getattr(yaml, "__with_libyaml__", False) else yaml.BaseLoader
+
+
+class _Events:
+    """The parser's events one at a time (None after the last), as the composer reads them."""
+
+    def __init__(self, text: str):
+        self._events = YAML(typ="safe").parse(text)
+
+    def get_event(self):
+        return next(self._events, None)
 
 CORE = "tag:yaml.org,2002:"
 # The only tags plain data may carry; anything else (!!python/..., !local) is refused.
@@ -286,12 +297,12 @@ def load_yaml(path: str, text: str) -> tuple[YamlDoc, list[Diagnostic]]:
     doc = YamlDoc(path, text)
     problems: list[Diagnostic] = []
     composer = _Composer(doc, problems)
-    loader = _LOADER(text)
+    loader = _Events(text)
     try:
         doc.data = composer.run(loader)
     except _Stop:
         doc.data = None
-    except yaml.MarkedYAMLError as err:
+    except MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         lines = doc.lines
@@ -300,14 +311,12 @@ def load_yaml(path: str, text: str) -> tuple[YamlDoc, list[Diagnostic]]:
         problems.append(Diagnostic("YAML-SYNTAX", message, Span(path, line, col, col + 1, src),
                                    "check indentation, colons and quotes on this line or the one above"))
         doc.data = None
-    except yaml.reader.ReaderError:
+    except ReaderError:
         bad = _NOT_YAML.search(text)
         problems.append(control_character(path, text, bad.start()) if bad else
                         Diagnostic("ENCODING", "the file holds characters YAML does not allow", Span(path, 1, 1)))
         doc.data = None
-    except yaml.YAMLError as err:
+    except YAMLError as err:
         problems.append(Diagnostic("YAML-SYNTAX", str(err).splitlines()[0] if str(err) else "invalid YAML", Span(path, 1, 1, 2, "")))
         doc.data = None
-    finally:
-        loader.dispose()
     return doc, problems

@@ -67,6 +67,9 @@ class Resolver:
         self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
         self.temporaries: list[Temporary] = []
         self.zones_cache: dict = {}
+        self.active_cache: dict = {}
+        self.static_keys: dict = {}
+        self.player_part = self.policy.order.index("player") if "player" in self.policy.order else None
         self.running: set = set()  # replacements in progress, so one never replaces itself
 
     def has(self, kind: str, event: str) -> bool:
@@ -89,13 +92,8 @@ class Resolver:
                     for hook in hooks:
                         self._consider(hook, {"this": entity}, args, entity, found)
             if others is not None:
-                by_record, zones = others
-                for zone in self.zones_named(zones):
-                    for entity in zone.items:
-                        hooks = by_record.get(entity.record_id)
-                        if hooks and self.active(entity):
-                            for hook in hooks:
-                                self._consider(hook, {"this": entity}, args, entity, found)
+                for hook, entity in self.active_abilities(kind, event, others):
+                    self._consider(hook, {"this": entity}, args, entity, found)
         for temp in self.temporaries:
             for hook in temp.hooks:
                 if hook.kind == kind and hook.event == event:
@@ -109,6 +107,22 @@ class Resolver:
         if c.key is None:
             c.key = self._key(c.hook, c.source, c.controller)
         return c.key
+
+    def active_abilities(self, kind: str, event: str, others: tuple) -> list:
+        """(ability, component) for the card abilities without `this` in their pattern whose component is
+        active now; kept until the next move, since only moves change which components are active."""
+        cached = self.active_cache.get((kind, event))
+        if cached is not None and cached[0] == self.rt.moves:
+            return cached[1]
+        by_record, zones = others
+        pairs = []
+        for zone in self.zones_named(zones):
+            for entity in zone.items:
+                hooks = by_record.get(entity.record_id)
+                if hooks and self.active(entity):
+                    pairs.extend((hook, entity) for hook in hooks)
+        self.active_cache[(kind, event)] = (self.rt.moves, pairs)
+        return pairs
 
     def zones_named(self, names: tuple) -> list:
         """The zones of these names, whoever owns them (the same objects for the whole game)."""
@@ -146,6 +160,20 @@ class Resolver:
         found.append(Candidate(hook, variables, None, controller, source))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
+        """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id)."""
+        kind = source.kind if source is not None else None
+        static = self.static_keys.get((id(hook), kind))
+        if static is None:
+            static = self.static_keys[(id(hook), kind)] = self._static_key(hook, source is not None, kind)
+        parts = list(static)
+        if self.player_part is not None:
+            parts[self.player_part] = self._player_key(controller)
+        parts.append(hook.order)
+        parts.append(source.id if source is not None else "")
+        return tuple(parts)
+
+    def _static_key(self, hook: Hook, from_card: bool, kind) -> tuple:
+        """The parts of the key that do not change during the game (the player part is filled in later)."""
         p = self.policy
         parts = []
         for part in p.order:
@@ -153,25 +181,25 @@ class Resolver:
                 t = hook.timing or ("normal" if "normal" in p.timings else p.timings[0])
                 parts.append(p.timings.index(t) if t in p.timings else len(p.timings))
             elif part == "source":
-                s = "card" if source is not None else "rules"
+                s = "card" if from_card else "rules"
                 parts.append(p.source.index(s) if s in p.source else len(p.source))
             elif part == "kind":
-                k = source.kind if source is not None else None
-                parts.append(p.kinds.index(k) if k in p.kinds else len(p.kinds))
-            elif part == "player":
-                # player_from names a variable holding either one player (then clockwise from them)
-                # or a whole turn order, such as a track (then that list's order).
-                n = self.rt.state.players
-                start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
-                if controller is None:
-                    parts.append(n)
-                elif isinstance(start, list):
-                    parts.append(start.index(controller) if controller in start else n)
-                else:
-                    parts.append((controller - (start or 0)) % n)
-        parts.append(hook.order)
-        parts.append(source.id if source is not None else "")
+                parts.append(p.kinds.index(kind) if kind in p.kinds else len(p.kinds))
+            else:
+                parts.append(None)
         return tuple(parts)
+
+    def _player_key(self, controller) -> int:
+        # player_from names a variable holding either one player (then clockwise from them)
+        # or a whole turn order, such as a track (then that list's order).
+        p = self.policy
+        n = self.rt.state.players
+        start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+        if controller is None:
+            return n
+        if isinstance(start, list):
+            return start.index(controller) if controller in start else n
+        return (controller - (start or 0)) % n
 
     def _explain_key(self, c: Candidate) -> dict:
         """The priority key in words: which timing class, source, kind and player place it where it is."""

@@ -62,6 +62,7 @@ class Runtime:
         self.ents = state.entities
         self.seats = list(range(state.players))
         self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
+        self.moves = 0  # components moved so far: what the resolver's caches are valid for
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
         self.cfs = game.card_functions
@@ -195,6 +196,7 @@ class Runtime:
                 items.reverse()  # the first listed ends on top
         nested = type(zone.owner) is Entity
         dest = zone.items
+        self.moves += 1
         for e in items:
             if type(e) is not Entity:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")

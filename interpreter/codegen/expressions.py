@@ -214,6 +214,9 @@ class Expressions:
         name = node.func
         if name in ("count", "len") and node.args and node.args[0].type == "zone":
             return f"_len({args[0]}.items)"
+        if name in ("count", "len") and node.args and isinstance(node.args[0], (ast.ListLit, ast.Query)) \
+                and node.args[0].type.startswith("list["):
+            return f"_len({args[0]})"  # a list made here is never none
         if name in ("max", "min"):
             return f"_{name}{len(args)}({', '.join(args)})"
         if name in ("any", "all"):

@@ -127,7 +127,7 @@ def distinct(seq) -> list:
 
 
 def concat(x) -> list:
-    return [y for part in items(x) for y in items(part)]
+    return [y for part in items(x) for y in (part.items if type(part) is Zone else items(part))]
 
 
 def top(z, n=None):
@@ -424,6 +424,7 @@ def suppose(rt, moves: list, then):
                 rt.move(e, zone, False, None)
         return then()
     finally:
+        rt.moves += 1
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
             if old is not None:
