@@ -76,7 +76,7 @@ def plot_seats(runs: list) -> str:
         rows = run["stats"]["wins_by_seat"]
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(rows))]
         rates = [r["rate"] or 0 for r in rows]
-        errors = [[rate - r["low"] for rate, r in zip(rates, rows)], [r["high"] - rate for rate, r in zip(rates, rows)]]
+        errors = [[max(0.0, rate - r["low"]) for rate, r in zip(rates, rows)], [max(0.0, r["high"] - rate) for rate, r in zip(rates, rows)]]
         ax.bar(xs, rates, width, yerr=errors, capsize=3, color=COLOURS[k], label=run["label"])
     ax.axhline(runs[0]["stats"]["fair_share"], color="#444444", linestyle="--", linewidth=1, label="1 / players")
     ax.set_xticks(range(len(seats)), seats)
@@ -130,8 +130,8 @@ def plot_effects(runs: list, rows_of, label_of, title: str, alt: str, limit: int
                 continue
             ys.append(i - 0.4 + height * (k + 0.5))
             values.append(r["effect"])
-            low.append(r["effect"] - r["low"])
-            high.append(r["high"] - r["effect"])
+            low.append(max(0.0, r["effect"] - r["low"]))
+            high.append(max(0.0, r["high"] - r["effect"]))
         ax.barh(ys, values, height, xerr=[low, high], capsize=2, color=COLOURS[k], label=run["label"])
     ax.axvline(0, color="#444444", linewidth=1)
     ax.set_yticks(range(len(keys)), keys, fontsize=8)
