@@ -102,3 +102,14 @@ def test_emit_python(capsys):
     out = capsys.readouterr().out
     assert "def p_play_game(rt):" in out and "yield" in out
     compile(out, "<emitted>", "exec")  # it is the whole module, valid Python
+
+
+def test_python_refusing_the_generated_source_is_a_diagnostic():
+    from dsl.diagnostics import DiagnosticError
+    from interpreter.codegen.source import Writer, run_source
+    w = Writer("<rules test>")
+    w.line("def f(rt):")
+    w.line("    return " + "(" * 300 + "1" + ")" * 300)  # past CPython's limit of nested parentheses
+    with pytest.raises(DiagnosticError) as err:
+        run_source(w, {})
+    assert err.value.diagnostics[0].code == "DSL-TOO-DEEP"

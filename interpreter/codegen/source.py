@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from dsl.diagnostics import Diagnostic, DiagnosticError
+
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # Prefixes of generated identifiers. Content names always get one of the content prefixes,
@@ -59,5 +61,13 @@ class Writer:
 def run_source(writer: Writer, namespace: dict) -> None:
     """Compile and run generated module source into `namespace` (its globals) with no builtins."""
     namespace["__builtins__"] = {}
-    code = compile(writer.text(), writer.filename, "exec")
+    try:
+        code = compile(writer.text(), writer.filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as err:
+        # The checker's depth bounds keep Python's own compiler within its limits; should one still be
+        # passed, the rule text that led there is named, not the generated line.
+        line = getattr(err, "lineno", None)
+        span = writer.spans[line - 1] if line and 0 < line <= len(writer.spans) else None
+        raise DiagnosticError([Diagnostic("DSL-TOO-DEEP", "this rule text is too deeply nested or too long to compile",
+                                          span, "split it into functions or procedures")]) from None
     exec(code, namespace)  # noqa: S102 - source generated from the checked AST only (see module docstring)
