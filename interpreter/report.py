@@ -245,6 +245,18 @@ def render_html(report: dict) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _union(runs: list, rows_of, key: str) -> list:
+    """The first run's rows in its order, then those only a compared run has (a variant's own cards)."""
+    rows = list(rows_of(runs[0]))
+    seen = {row[key] for row in rows}
+    for run in runs[1:]:
+        for row in rows_of(run):
+            if row[key] not in seen:
+                seen.add(row[key])
+                rows.append(row)
+    return rows
+
+
 def _spread(d: dict) -> str:
     return "–" if not d.get("n") else f"{d['mean']:.1f} ± {d['stdev']:.1f}"
 
@@ -263,7 +275,7 @@ def _per_player_section(runs: list, label: str) -> str:
                  f"effect, points ({r['label']})", f"mean score ({r['label']})"]
     rows = []
     others = [{row["value"]: row for row in rows_of(r)} for r in runs]
-    for row in rows_of(runs[0]):
+    for row in _union(runs, rows_of, "value"):
         cells = [_name(row, "value"), _attributes(row)]
         for table in others:
             x = table.get(row["value"])
@@ -287,7 +299,7 @@ def _cards_section(runs: list) -> str:
                  f"effect, points ({r['label']})"]
     others = [{row["card"]: row for row in rows_of(r)} for r in runs]
     rows = []
-    for row in rows_of(runs[0]):
+    for row in _union(runs, rows_of, "card"):
         cells = [_name(row, "card"), _attributes(row)]
         for table in others:
             x = table.get(row["card"])
