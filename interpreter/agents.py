@@ -78,9 +78,45 @@ def _show(items, names: dict) -> str:
     return ", ".join("(hidden)" if i is None else names.get(i, i) for i in items) or "empty"
 
 
-def make_agent(kind: str, seat: int, seed: int):
+AGENT_KINDS = ("random", "human", "ismcts")
+
+# the ismcts agent's settings: name -> (type, default, what it is); `rules play --agent-arg NAME=VALUE`
+AGENT_ARGS = {
+    "simulations": (int, 100, "simulations per decision (the search budget)"),
+    "uct_c": (float, 1.0, "the exploration constant of UCT (returns are between 0 and 1)"),
+    "rollouts": (int, 1, "random rollouts per evaluation of a new node"),
+}
+
+
+def parse_agent_args(pairs: list[str]) -> dict:
+    """`--agent-arg KEY=VALUE` (repeated) into typed values; a USAGE error for anything else."""
+    out = {}
+    known = "; ".join(f"{k} ({t.__name__}, default {d}): {what}" for k, (t, d, what) in AGENT_ARGS.items())
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': write KEY=VALUE", hint=f"keys: {known}")])
+        if key not in AGENT_ARGS:
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': no agent takes '{key}'", hint=f"keys: {known}")])
+        kind = AGENT_ARGS[key][0]
+        try:
+            parsed = kind(value.strip())
+        except ValueError:
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} is a {'whole number' if kind is int else 'number'}")]) from None
+        if not 0 < parsed < float("inf") or (kind is int and parsed > 1_000_000):
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} must be positive" +
+                                              (" and at most 1000000" if kind is int else " and finite"))])
+        out[key] = parsed
+    return out
+
+
+def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
     if kind == "random":
         return RandomAgent(seed * 7919 + seat + 1)
     if kind == "human":
         return HumanAgent()
+    if kind == "ismcts":  # OpenSpiel's information-set MCTS; attach(session) before it decides
+        from interpreter.adapters.ismcts_agent import ISMCTSAgent
+        return ISMCTSAgent(seat, seed * 7919 + seat + 1, **(options or {}))
     raise ValueError(kind)

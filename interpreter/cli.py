@@ -14,7 +14,7 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
-from interpreter.agents import make_agent
+from interpreter.agents import AGENT_KINDS, make_agent, parse_agent_args
 from interpreter.decisions import player_label
 from interpreter.gamelog import check_log_path, make_log, read_log, replay, write_log
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
@@ -107,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", default="random", help="comma-separated agents per seat: random or human (the last repeats)")
+    pl.add_argument("--agents", default="random", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file")
     pl.add_argument("--quiet", action="store_true", help="print only the result")
     pl.set_defaults(handler=cmd_play)
@@ -236,12 +237,13 @@ def cmd_play(args) -> int:
     game = load_compiled(args.game)
     players = _players(game, args.players)
     kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
-    if not kinds or any(k not in ("random", "human") for k in kinds):
-        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name an agent per seat", hint="agents are: random, human")])
+    if not kinds or any(k not in AGENT_KINDS for k in kinds):
+        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name an agent per seat", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
+    agent_args = parse_agent_args(args.agent_arg)
     if args.log:
         check_log_path(args.log)
     kinds = (kinds + [kinds[-1]] * players)[:players]
-    agents = [make_agent(k, seat, args.seed) for seat, k in enumerate(kinds)]
+    agents = [make_agent(k, seat, args.seed, agent_args) for seat, k in enumerate(kinds)]
     humans = {i for i, k in enumerate(kinds) if k == "human"}
 
     out = _Output()
@@ -255,6 +257,9 @@ def cmd_play(args) -> int:
     print(f"{game.content.manifest['name']}: {players} players, seed {args.seed}" +
           (f", variants {', '.join(args.variant)}" if args.variant else ""))
     session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False)
+    for agent in agents:
+        if hasattr(agent, "attach"):  # a search agent follows the game's answers
+            agent.attach(session)
     try:
         session.call(game.content.manifest["start"])
         out.check()

@@ -101,6 +101,24 @@ class Line:
                 _watch_moves(new._session.rt, new.first)
         return new
 
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __getstate__(self):
+        """Pickled (OpenSpiel's serialization): the game's folder, the world and the answers; no engine."""
+        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "arrangement", "reseed", "answers",
+                                                "steps", "labels", "events", "seen", "first")}
+        data["game"] = str(self.game.content.root)
+        return data
+
+    def __setstate__(self, data):
+        from interpreter.games import load_compiled
+        self.__dict__.update(data)
+        self.game = load_compiled(data["game"])
+        self._session = None
+        self._recorded = True
+        self._cache = {}
+
     # ------------------------------------------------------------ playing
     @property
     def decision(self):

@@ -1,0 +1,72 @@
+"""OpenSpiel's information-set MCTS as an agent of `rules play` (the search is OpenSpiel's own).
+
+The agent follows the game it is attached to through its own copy of the game (a `Line`, fed the
+same answers); to decide, it hands OpenSpiel's `ISMCTSBot` that game as an OpenSpiel state. The bot
+sees the player's information-state string and samples worlds through `line.sample`: never the
+full state.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+
+def _require_openspiel():
+    try:
+        import pyspiel  # noqa: F401
+        from open_spiel.python.algorithms import ismcts, mcts  # noqa: F401
+    except ImportError:
+        raise DiagnosticError([Diagnostic("USAGE", "the ismcts agent needs OpenSpiel, which is not installed",
+                                          hint='install it with: python3 -m pip install -e ".[openspiel]"')]) from None
+
+
+class ISMCTSAgent:
+    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1):
+        _require_openspiel()
+        self.seat = seat
+        self.seed = seed
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.rollouts = rollouts
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.RandomState(seed % 2 ** 32)
+        self.session = None
+        self.line = None
+        self.bot = None
+
+    def attach(self, session) -> None:
+        """Follow this game (the agent reads the answers given in it, never its state)."""
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        from interpreter.adapters.line import Line
+        from interpreter.adapters.openspiel_game import load_game
+        state = session.state
+        self.session = session
+        self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants)
+        self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=self.np_rng)
+        self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
+                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.bot.set_resampler(self._resample)
+
+    def _resample(self, state, player):
+        from interpreter.adapters.line import sample
+        from interpreter.adapters.openspiel_game import RulesState
+        return RulesState(state.get_game(), sample(state.line, player, self.rng))
+
+    def decide(self, decision, view) -> int:
+        if self.session is None:
+            raise DiagnosticError([Diagnostic("USAGE", "the ismcts agent plays only a game it is attached to")])
+        from interpreter.adapters.openspiel_game import RulesState
+        history = self.session.history
+        if self.line.answers != history[:len(self.line.answers)]:
+            raise DiagnosticError([Diagnostic("RUN-ERROR", "the ismcts agent lost track of the game")])
+        for answer in history[len(self.line.answers):]:
+            self.line.apply(answer)
+        if len(decision.values) == 1:
+            return 0
+        state = RulesState(self.game, self.line)
+        return int(self.bot.step(state))
+
