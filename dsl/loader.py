@@ -100,7 +100,9 @@ def _load_game(root: Path) -> GameContent:
     voc = build_vocabulary(doc, report)
     content = GameContent(root, manifest, voc, report=report)
     files = manifest.get("files") or {}
-    schema = {"type": "array", "items": record_schema(voc)}
+    # The attributes each kind requires are checked below, in Python: the same errors as the schema's
+    # per-kind `if/then` rules (which editors use), without evaluating every kind's rule on every record.
+    schema = {"type": "array", "items": record_schema(voc, kinds_required=False)}
 
     for rel in _file_list(root, files.get("components"), report, doc, "components"):
         cdoc = _read(root / rel, report, hasher)
@@ -108,6 +110,7 @@ def _load_game(root: Path) -> GameContent:
             continue
         if not cdoc.broken:
             report.add(validate(cdoc, schema))
+            report.add(_kind_requirements(cdoc, voc))
         if isinstance(cdoc.data, list):
             for i, item in enumerate(cdoc.data):
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
@@ -161,6 +164,16 @@ def _load_game(root: Path) -> GameContent:
                      did_you_mean(score, voc.variables))
     content.content_hash = hasher.hexdigest()[:16]
     return content
+
+
+def _kind_requirements(doc, voc: Vocabulary) -> list:
+    out = []
+    for i, item in enumerate(doc.data if isinstance(doc.data, list) else []):
+        kind = voc.kinds.get(item.get("kind")) if isinstance(item, dict) and isinstance(item.get("kind"), str) else None
+        for name in kind.required if kind is not None else ():
+            if name not in item:
+                out.append(Diagnostic("SCHEMA-REQUIRED", f"missing required field '{name}' in {i}", doc.span((i,))))
+    return out
 
 
 def _source(path: Path, text: str) -> Source:

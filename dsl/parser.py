@@ -2,17 +2,14 @@
 from __future__ import annotations
 
 import functools
-import os
 import re
-import sys
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from dsl import ast
+from dsl import ast, cache
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
 from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING
 
@@ -41,22 +38,14 @@ def build_parser(strict: bool = False, cache: str | bool = False) -> Lark:
     )
 
 
-def _cache_file() -> str | bool:
-    """Where the built parser tables are kept between runs: the user's own cache folder, never a shared
-    temporary one (Lark stores them pickled). Lark checks the grammar's hash before using the file."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-rules"
-    try:
-        base.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(base, os.W_OK) or base.stat().st_uid != os.getuid():
-        return False
-    return str(base / f"grammar-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.cache")
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return build_parser(cache=cache.grammar_file())
 
 
 @functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return build_parser(cache=_cache_file())
+def _trees() -> cache.TreeCache:
+    return cache.TreeCache()
 
 
 class ParseFailure(Exception):
@@ -542,6 +531,18 @@ def _syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
 
 
 def _run(source: Source, start: str):
+    """The syntax tree of a rule text: from the cache when this very text was parsed before."""
+    trees = _trees()
+    key = trees.key(source, start)
+    found = trees.load(key)
+    if found is not None:
+        return found
+    tree = _parse(source, start)
+    trees.store(key, tree)
+    return tree
+
+
+def _parse(source: Source, start: str):
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
         tree = _parser().parse(text, start=start)

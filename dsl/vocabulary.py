@@ -217,7 +217,7 @@ def value_problem(voc: Vocabulary, t: str, value) -> str | None:
     return f"must be {wanted}, not {value!r}"
 
 
-def record_schema(voc: Vocabulary) -> dict:
+def record_schema(voc: Vocabulary, kinds_required: bool = True) -> dict:
     """The JSON Schema of one component record of this game, derived from its vocabulary."""
     props: dict = {
         "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
@@ -240,7 +240,7 @@ def record_schema(voc: Vocabulary) -> dict:
     }
     rules = [{"if": {"properties": {"kind": {"const": k.name}}, "required": ["kind"]}, "then": {"required": list(k.required)}}
              for k in voc.kinds.values() if k.required]
-    if rules:
+    if rules and kinds_required:
         schema["allOf"] = rules
     return schema
 
