@@ -7,13 +7,11 @@ with `--compare VARIANT` the same seeds are played again with that variant added
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
-from interpreter.decisions import player_label
 from interpreter.progress import progress_for
 from interpreter.simulation import Batch, default_workers, run_batch
 
@@ -89,24 +87,21 @@ def _label(variants) -> str:
 
 
 def _summary(game, players, variants, records, seconds, workers, ray_address) -> dict:
-    ok = [r for r in records if not r["error"]]
-    errors = [r for r in records if r["error"]]
-    wins = [0] * players
-    for r in ok:
-        for w in r["winners"]:
-            wins[w] += 1
+    from interpreter.balance import summarize
+
+    stats = summarize(records, players)
     return {
         "game": game.content.id,
         "players": players,
         "variants": list(variants),
-        "games": len(records),
-        "errors": len(errors),
-        "wins_by_seat": {player_label(i): w for i, w in enumerate(wins)},
-        "mean_decisions": round(statistics.mean(r["decisions"] for r in ok), 2) if ok else 0,
+        "games": stats["games"],
+        "errors": stats["errors"],
+        "wins_by_seat": {row["seat"]: row["wins"] for row in stats["wins_by_seat"]},
+        "mean_decisions": round(stats["length"]["mean"], 2) if stats["length"]["n"] else 0,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(records) / seconds, 1) if seconds else None,
         "workers": ("ray " + ray_address) if ray_address else workers,
-        "first_errors": [{"seed": r["seed"], "error": r["error"]} for r in errors[:5]],
+        "first_errors": stats["first_errors"],
     }
 
 
