@@ -139,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("log", type=Path)
     ex.add_argument("--json", action="store_true")
     ex.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
+    ex.add_argument("--decision", type=int, metavar="N", help="only what happened after decision N (0: before the first)")
+    ex.add_argument("--event", metavar="NAME", help="only abilities on this event, procedure or function")
     ex.set_defaults(handler=cmd_explain)
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
@@ -318,23 +320,30 @@ def cmd_replay(args) -> int:
 def cmd_explain(args) -> int:
     log = read_log(args.log)
     outcome = replay(log, trace=True, allow_changed=args.allow_changed_content)
-    trace = outcome.session.rt.trace or []
+    trace = [e for e in outcome.session.rt.trace or []
+             if (args.decision is None or e["after_decision"] == args.decision) and (args.event is None or e["event"] == args.event)]
     if args.json:
         print(json.dumps(trace, ensure_ascii=False, indent=1))
     else:
         if not trace:
-            print("no trigger, replacement or modifier fired in this game")
+            print("no trigger, replacement or modifier fired in this game" if args.decision is None and args.event is None
+                  else "nothing fired there")
         for entry in trace:
+            call = f"{entry['event']}({', '.join(entry['args'])})"
+            where = f"after decision {entry['after_decision']}" if entry["after_decision"] else "before the first decision"
             if entry["kind"] == "modifier":
-                note = " (applied last to first: the first listed has the final word)" if len(entry["order"]) > 1 else ""
+                note = f": {entry['before']} becomes {entry['after']}"
+                if len(entry["order"]) > 1:
+                    note += " (applied last to first: the first listed has the final word)"
             else:
                 note = f" ({len(entry['order']) - 1} more waiting)" if len(entry["order"]) > 1 else ""
-            print(f"{entry['kind']} on {entry['event']}{note}:")
+            print(f"{entry['kind']} on {call}, {where}{note}:")
             for n, item in enumerate(entry["order"], 1):
                 who = "nobody" if item["controller"] is None else player_label(item["controller"])
                 key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
                 mark = str(n) if entry["kind"] == "modifier" else ("runs" if n == 1 else "waits")
-                print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}")
+                result = f" -> {item['result']}" if "result" in item else ""
+                print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}{result}")
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interpreter.codegen import Hook
+from interpreter.decisions import label_of, player_label
 from interpreter.state import Entity, holder
 
 
@@ -224,12 +225,16 @@ class Resolver:
             return [first]
         return [c for c in fired if self.key_of(c)[:-2] == self.key_of(first)[:-2] and c.controller == first.controller]
 
-    def trace(self, kind: str, event: str, chosen: list[Candidate]) -> None:
+    def trace(self, kind: str, event: str, chosen: list[Candidate], args: list, values: tuple | None = None) -> None:
+        """Why abilities applied: the event and its arguments, the decision it followed, each ability's priority;
+        for modifiers also the value before and after, and what each one made of it."""
         if self.rt.trace is None or not chosen:
             return
-        self.rt.trace.append({
+        entry = {
             "event": event,
             "kind": kind,
+            "after_decision": self.rt.decisions,
+            "args": [player_label(a) if t == "player" else label_of(a) for a, t in zip(args, self.param_types(event, len(args)))],
             "order": [{
                 "source": c.source.id if c.source is not None else "rules",
                 "controller": c.controller,
@@ -237,7 +242,18 @@ class Resolver:
                 "at": str(c.hook.span),
                 "key": self._explain_key(c),
             } for c in chosen],
-        })
+        }
+        if values is not None:
+            before, after, results = values
+            entry["before"], entry["after"] = label_of(before), label_of(after)
+            for item, result in zip(entry["order"], results):
+                item["result"] = label_of(result)
+        self.rt.trace.append(entry)
+
+    def param_types(self, event: str, n: int) -> list:
+        sig = self.rt.game.content.checker.signatures.get(event) if self.rt.game.content.checker else None
+        types = [p.type for p in sig.params] if sig is not None else []
+        return (types + [None] * n)[:n]
 
     # ---------------------------------------------------------------- temporaries
     def add_temporary(self, until: str, hooks: list, captured: dict) -> None:

@@ -63,6 +63,7 @@ class Runtime:
         self.seats = list(range(state.players))
         self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
         self.moves = 0  # components moved so far: what the resolver's caches are valid for
+        self.decisions = 0  # decisions answered so far, for the trace
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
         self.cfs = game.card_functions
@@ -81,7 +82,7 @@ class Runtime:
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
                     continue
-                res.trace("replacement", name, [cand])
+                res.trace("replacement", name, [cand], args)
                 res.running.add(key)
                 try:
                     if cand.hook.yields:
@@ -108,7 +109,7 @@ class Runtime:
                                           [c.source for c in tied], "order")
                     cand = tied[pick]
                 if self.trace is not None:
-                    res.trace("trigger", name, [cand] + [c for c in fired if c is not cand])
+                    res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
                 done.add((id(cand.hook), cand.source))
                 if cand.hook.yields:
                     yield from cand.hook.body(self, cand.b)
@@ -156,14 +157,20 @@ class Runtime:
         found = self.resolver.collect("modifier", name, list(args))
         if not found:
             return value
-        self.resolver.trace("modifier", name, found)
         self.modifying.add(name)
+        before = value
+        results = [] if self.trace is not None else None  # what each modifier made of the value, for the trace
         try:
             for cand in reversed(found):  # the highest priority applies last, so it has the final word
                 b = dict(cand.b)
                 b["value"] = value
-                if cand.hook.cond is None or cand.hook.cond(self, b):
+                held = cand.hook.cond is None or cand.hook.cond(self, b)
+                if held:
                     value = cand.hook.expr(self, b)
+                if results is not None:
+                    results.append(value if held else "its condition does not hold")
+            if results is not None:
+                self.resolver.trace("modifier", name, found, list(args), (before, value, results[::-1]))
             return value
         finally:
             self.modifying.discard(name)
@@ -282,6 +289,7 @@ class Session:
             raise IllegalDecision(Decision(-1, "nothing is being asked", []), choice)
         index = self.pending.index_of(choice)
         self.history.append(index)
+        self.rt.decisions = len(self.history)
         if self.keep_labels:
             self.labels.append(self.pending.label(index))
         self._advance(index)

@@ -317,3 +317,21 @@ def test_replay_as_a_player_shows_only_what_they_may_read(tmp_path, capsys):
     theirs = capsys.readouterr().out
     assert "everyone reads this" in theirs and "only P1 reads this" not in theirs
     assert main(["replay", str(log), "--as", "P7"]) == 2
+
+
+def test_explain_shows_arguments_values_and_the_decision(capsys, tmp_path):
+    log = tmp_path / "bt.json"
+    assert main(["play", "btwixt", "--players", "4", "--seed", "3", "--quiet", "--log", str(log)]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "explain", log, "--json")
+    entries = json.loads(out)
+    modifiers = [e for e in entries if e["kind"] == "modifier" and e["event"] == "bid_total"]
+    assert modifiers, "B'Twixt's influence cards modify bid totals"
+    first = modifiers[0]
+    assert first["args"][0].startswith("P") and first["after_decision"] > 0
+    assert "before" in first and "after" in first and all("result" in item for item in first["order"])
+    # filters: one decision, one event; and the plain text shows the call, the decision and the values
+    code, out, err = run(capsys, "explain", log, "--decision", str(first["after_decision"]), "--event", "bid_total")
+    assert code == 0 and out.startswith(f"modifier on bid_total({first['args'][0]}), after decision {first['after_decision']}: "
+                                        f"{first['before']} becomes {first['after']}")
+    assert all(line.startswith(("modifier on bid_total(", "  ")) for line in out.splitlines())
