@@ -285,17 +285,22 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 6) -> Li
     secret = _open_secret_answers(line, player)
     base = starting_order(line)
     classes = _classes(line, player, base)
-    for tier in ("shuffled", "by_class", "swapped"):
-        for attempt in range(attempts):
-            if tier == "shuffled":
-                arrangement, mapping = _shuffle_unseen(base, seen, rng)
-            else:
-                swaps = None if tier == "by_class" else max(1, 8 >> attempt)
-                arrangement, mapping = _shuffle_unseen(base, seen, rng, classes, swaps)
-            found = _replay_as(line, player, arrangement, mapping, secret, rng, target)
-            if found is not None:
-                setattr(Sampling, tier, getattr(Sampling, tier) + 1)
-                return found
+    plan = [(tier, attempt) for tier in ("shuffled", "by_class", "swapped") for attempt in range(attempts)]
+    # a search samples the same point many times: start where the last sample of this point was found
+    hint = line._cache.get(("sample from", player), 0)
+    for k in range(hint, len(plan)):
+        tier, attempt = plan[k]
+        if tier == "shuffled":
+            arrangement, mapping = _shuffle_unseen(base, seen, rng)
+        else:
+            swaps = None if tier == "by_class" else max(1, 8 >> attempt)
+            arrangement, mapping = _shuffle_unseen(base, seen, rng, classes, swaps)
+        found = _replay_as(line, player, arrangement, mapping, secret, rng, target)
+        if found is not None:
+            setattr(Sampling, tier, getattr(Sampling, tier) + 1)
+            line._cache[("sample from", player)] = k
+            return found
+    line._cache[("sample from", player)] = len(plan) - 1  # next time, still one try with a single swap
     Sampling.true_world += 1
     for secret_now in (secret, set()):
         found = _replay_as(line, player, line.arrangement, {}, secret_now, rng, target)

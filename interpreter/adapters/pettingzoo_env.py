@@ -1,0 +1,132 @@
+"""Every content game as a PettingZoo AEC environment with action masks.
+
+    from interpreter.adapters.pettingzoo_env import RulesEnv
+    env = RulesEnv("kings_bounty", players=4)
+    env.reset(seed=7)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]          # 1 for each option of the pending decision
+            action = int(mask.nonzero()[0][0])         # your policy here
+        env.step(action)
+
+Agents are P1, P2, ...; the agent to act is the pending decision's player. An action is the index of
+an option; `observation["observation"]` is `encoding.Encoder`'s vector of that agent's view (nothing
+from the rest of the state), `env.observation_text(agent)` the same view as text with the options.
+At the end the winners share a reward of 1. `reset(seed=S)` deals game S (the engine's seeded RNG).
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+from interpreter.adapters.encoding import Encoder
+from interpreter.adapters.line import Line
+from interpreter.decisions import player_label
+from interpreter.games import load_compiled
+
+MAX_ACTIONS = 512
+
+
+class RulesEnv(AECEnv):
+    metadata = {"name": "rules_env", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str = "kings_bounty", players: int | None = None, variants=(), seed: int = 0,
+                 max_actions: int = MAX_ACTIONS, render_mode: str | None = None):
+        super().__init__()
+        self.compiled = load_compiled(game)
+        content = self.compiled.content
+        spec = content.manifest["players"]
+        self.players = players or spec.get("default") or spec["min"]
+        if not spec["min"] <= self.players <= spec["max"]:
+            raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is for {spec['min']} to {spec['max']} players, not {self.players}")])
+        self.variants = tuple(variants)
+        for v in self.variants:
+            if v not in content.vocabulary.variants:
+                raise DiagnosticError([Diagnostic("USAGE", f"{content.id} has no variant '{v}'")])
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise DiagnosticError([Diagnostic("USAGE", f"render_mode '{render_mode}': only 'ansi' is supported")])
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"rules_{content.id}"}
+        self.seed = seed
+        self.max_actions = max_actions
+        self.encoder = Encoder(self.compiled, self.players)
+        self.possible_agents = [player_label(i) for i in range(self.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        observation = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (max_actions,), np.int8),
+        })
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(max_actions) for a in self.possible_agents}
+        self.line = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.seed = int(seed)
+        self.line = Line(self.compiled, self.players, self.seed, self.variants)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_move()
+
+    def observe(self, agent):
+        seat = self._seat[agent]
+        line = self.line
+        to_act = None if line.finished else line.to_act()
+        mask = np.zeros(self.max_actions, np.int8)
+        if to_act == seat:
+            n = len(line.decision.values)
+            if n > self.max_actions:
+                raise DiagnosticError([Diagnostic("USAGE", f"a decision has {n} options, more than max_actions={self.max_actions}")])
+            mask[:n] = 1
+        return {"observation": self.encoder.encode(line.session.state, seat, to_act), "action_mask": mask}
+
+    def observation_text(self, agent) -> str:
+        return self.line.observation(self._seat[agent])
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        n = len(self.line.decision.values)
+        if action is None or not 0 <= int(action) < n:
+            raise ValueError(f"{agent}: action {action} is not one of the {n} options (see the action mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self.line.apply(int(action))
+        self._clear_rewards()
+        if self.line.finished:
+            for a, r in zip(self.possible_agents, self.line.returns()):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        self._after_move()
+        self._accumulate_rewards()
+
+    def _after_move(self):
+        line = self.line
+        if not line.finished:
+            self.agent_selection = self.possible_agents[line.to_act()]
+        elif getattr(self, "agent_selection", None) not in self.agents:
+            self.agent_selection = self.agents[0]
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.line.observation(self.line.to_act() if not self.line.finished else 0)
+        return None
+
+    def close(self):
+        self.line = None
