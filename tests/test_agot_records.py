@@ -95,3 +95,33 @@ def test_every_record_has_a_source_and_cards_have_text(game):
         assert r.get("source"), r["id"]
         if r["kind"] == "house_card":
             assert r.get("text"), r["id"]
+
+
+def test_westeros_wildling_and_tides_cards_match_the_shared_data(game):
+    """The hand-written Westeros and wildling cards carry the shared data's names, decks, copies and icons."""
+    import yaml
+
+    data_dir = _generator().DATA
+    if not data_dir.is_dir():
+        pytest.skip("../shared/data/agot is not next to the repository")
+    recs = _records(game)
+    decks = yaml.safe_load((data_dir / "westeros_cards.yaml").read_text(encoding="utf-8"))["decks"]
+    expected = Counter()
+    for n, (deck, cards) in enumerate(decks.items(), 1):
+        for c in cards:
+            expected[(n, c["name"], c["wildling_icon"])] += c["copies"]
+    ours = Counter()
+    for r in recs:
+        if r["kind"] == "westeros_card":
+            ours[(r["deck"], r["name"], r["wildling_icon"])] += r.get("copies", 1)
+            assert r.get("effect") or r["name"] == "Last Days of Summer", r["id"]
+    assert ours == expected
+    assert sum(ours.values()) == 30
+    wild = yaml.safe_load((data_dir / "wildling_cards.yaml").read_text(encoding="utf-8"))["cards"]
+    assert sorted(r["id"] for r in recs if r["kind"] == "wildling_card") == sorted(c["id"] for c in wild)
+    for r in recs:
+        if r["kind"] == "wildling_card":
+            assert "when wildling_victory(this" in r["effect"] and "when nights_watch_victory(this" in r["effect"], r["id"]
+    tides = [r for r in recs if r["kind"] == "tides_card"]
+    assert sum(r["copies"] for r in tides) == 24
+    assert sum(r["copies"] for r in tides if r["skulls"]) == 2
