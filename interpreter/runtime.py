@@ -62,7 +62,10 @@ class Runtime:
         self.ents = state.entities
         self.seats = list(range(state.players))
         self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
-        self.moves = 0  # components moved so far: what the resolver's caches are valid for
+        # Bumped by every change a rule function could see (moves, assignments, abilities coming and going):
+        # what the resolver's and the function results' caches are valid for.
+        self.version = 0
+        self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.decisions = 0  # decisions answered so far, for the trace
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
@@ -145,10 +148,27 @@ class Runtime:
         raise RuntimeError(f"'{name}' asked for a decision where none was expected")
 
     def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
+        self.version += 1
         self.resolver.add_temporary(until, hooks, captured)
 
     def modified(self, name: str, fn, args: tuple):
         return self.apply_modifiers(name, args, fn(self, *args))
+
+    def memoized(self, name: str, fn, args: tuple):
+        """A modified function that is pure (no randomness): its value is kept until the game changes, since
+        its modifiers make it costly and rules ask it again and again (a ranking, then a log line)."""
+        if name in self.modifying or self.trace is not None:
+            return self.apply_modifiers(name, args, fn(self, *args))
+        key = (name, args)
+        try:
+            hit = self.memo.get(key)
+        except TypeError:  # a list among the arguments
+            return self.apply_modifiers(name, args, fn(self, *args))
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        value = self.apply_modifiers(name, args, fn(self, *args))
+        self.memo[key] = (self.version, value)
+        return value
 
     def apply_modifiers(self, name: str, args, value):
         # A modifier that reads the function it modifies sees the unmodified value, never itself again.
@@ -203,7 +223,7 @@ class Runtime:
                 items.reverse()  # the first listed ends on top
         nested = type(zone.owner) is Entity
         dest = zone.items
-        self.moves += 1
+        self.version += 1
         for e in items:
             if type(e) is not Entity:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")

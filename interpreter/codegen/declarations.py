@@ -94,6 +94,7 @@ class Unit:
             for node in _walk(module.decls):
                 if isinstance(node, ast.Until):
                     g.hooked_events.add(node.event)
+        g.memoizable = self.pure_modified(decls)
         procs = {d.name: d for m, d in decls if isinstance(d, (ast.Procedure, ast.EventDecl)) and m.owner is None}
         if g.content.vocabulary.priority.ties == "choose":
             g.yielding.update(e for e, hooks in hooks_by_event.items()
@@ -108,6 +109,25 @@ class Unit:
                 if body_yields or any(self.block_yields(h.body) for h in hooks_by_event.get(name, ())):
                     g.yielding.add(name)
                     changed = True
+
+    def pure_modified(self, decls: list) -> set:
+        """The modified functions whose value depends on the game alone: neither they, their modifiers, nor
+        anything they call draws a random number. Their values may be kept until the game changes."""
+        bodies: dict = {}  # function or card-function name -> the expressions it may evaluate
+        for module, decl in decls:
+            if isinstance(decl, ast.Function):
+                bodies.setdefault(decl.name, []).append(decl.expr)
+            elif isinstance(decl, ast.Modifier):
+                bodies.setdefault(decl.func, []).extend(e for e in (decl.cond, decl.expr) if e is not None)
+        impure = {name for name, exprs in bodies.items() if any(_draws(e) for e in exprs)}
+        changed = True
+        while changed:
+            changed = False
+            for name, exprs in bodies.items():
+                if name not in impure and any(_calls(e) & impure for e in exprs):
+                    impure.add(name)
+                    changed = True
+        return self.game.modified - impure
 
     def block_yields(self, stmts: list) -> bool:
         return any(self.stmt_yields(s) for s in stmts)
@@ -273,6 +293,15 @@ class Unit:
         self.game.sources[self.filename] = (module.text(), module.spans)
         if not self.game.namespace:
             self.game.namespace = self.namespace
+
+
+def _draws(expr) -> bool:
+    return any(isinstance(n, ast.Call) and n.func == "random" for n in _walk([expr]))
+
+
+def _calls(expr) -> set:
+    """The functions and card functions an expression calls by name."""
+    return {n.func if isinstance(n, ast.Call) else n.name for n in _walk([expr]) if isinstance(n, (ast.Call, ast.Method))}
 
 
 def _walk(nodes):

@@ -201,7 +201,8 @@ class Expressions:
         name = node.func
         fn = mangle(FUNC, name)
         if name in self.game.modified:
-            return f"rt.modified({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
+            how = "memoized" if name in self.game.memoizable else "modified"
+            return f"rt.{how}({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
         decl = getattr(ref[1], "decl", None)
         if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
                 and all(_simple(a) for a in node.args):

@@ -344,10 +344,12 @@ def winners(rt, who) -> GameOver:
 def shuffle(rt, zone) -> None:
     if not isinstance(zone, Zone):
         raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
+    rt.version += 1
     rt.state.rng.shuffle(zone.items)
 
 
-def reveal(what) -> None:
+def reveal(rt, what) -> None:
+    rt.version += 1
     for e in entities_of(what):
         e.face_down = False
         e.seen_by = None
@@ -424,7 +426,7 @@ def suppose(rt, moves: list, then):
                 rt.move(e, zone, False, None)
         return then()
     finally:
-        rt.moves += 1
+        rt.version += 1
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
             if old is not None:
@@ -436,6 +438,7 @@ def suppose(rt, moves: list, then):
 def enter_scope(rt, names: tuple) -> list:
     """Game variables scoped to a procedure: their values outside it, and their initial values inside."""
     gv = rt.gv
+    rt.version += 1
     saved = [(n, gv[n]) for n in names]
     for n in names:
         initial = rt.state.voc.variables[n].initial
@@ -444,6 +447,7 @@ def enter_scope(rt, names: tuple) -> list:
 
 
 def leave_scope(rt, saved: list) -> None:
+    rt.version += 1
     for n, value in saved:
         rt.gv[n] = value
 

@@ -98,6 +98,8 @@ class Statements:
         if s.value.type in ("number", "any"):
             value = f"_bounded({value})"
         w.line(f"{place} = {value}")
+        if not isinstance(target, ast.Name) or ref[0] != "local":
+            w.line("rt.version += 1")  # the game changed: cached function values are stale
 
     def s_CallStmt(self, s) -> None:
         self.w.line(self.call(s.call) if self.is_proc_call(s.call) else self.expr(s.call))
@@ -134,7 +136,7 @@ class Statements:
         self.w.line(f"raise _winners(rt, {self.expr(s.who)})")
 
     def s_Reveal(self, s) -> None:
-        self.w.line(f"_reveal({self.expr(s.what)})")
+        self.w.line(f"_reveal(rt, {self.expr(s.what)})")
 
     # ------------------------------------------------------------ decisions
     def chooser(self, by) -> str:
