@@ -219,3 +219,35 @@ procedure play():
 """
     session, lines = play(tiny_game(tmp_path, rules=rules))
     assert lines == ["1, 1, 30"]
+
+
+def test_kept_values_of_modified_functions_follow_every_change(tmp_path):
+    """Modified functions that draw no random numbers are computed once per state of the game: every kind
+    of change (an assignment, a move, an ability that starts or ends) must be seen by the next call."""
+    rules = """\
+event round_end()
+
+function total(p: player) = sum(c.value for c in hand of p)
+
+modify total(p) if p.points > 0: value + p.points
+
+procedure boost(p: player):
+    until round_end:
+        modify total(q) if q == p: value * 2
+
+procedure play():
+    let a = players[0]
+    move first(pile) to hand of a
+    log "{total(a)}"
+    a.points = 5
+    log "{total(a)}"
+    move first(pile) to hand of a
+    log "{total(a)}"
+    boost(a)
+    log "{total(a)}"
+    round_end()
+    log "{total(a)} {total(a)}"
+"""
+    session, lines = play(tiny_game(tmp_path, rules=rules))
+    # with the boost, (2 doubled) + 5: the first declared modifier has the final word (section 10)
+    assert lines == ["1", "6", "7", "9", "7 7"]
