@@ -35,7 +35,7 @@ MAX_ACTIONS = 512
 class RulesEnv(AECEnv):
     metadata = {"name": "rules_env", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str = "kings_bounty", players: int | None = None, variants=(), seed: int = 0,
+    def __init__(self, game: str, players: int | None = None, variants=(), seed: int = 0,
                  max_actions: int = MAX_ACTIONS, render_mode: str | None = None):
         super().__init__()
         self.compiled = load_compiled(game)
