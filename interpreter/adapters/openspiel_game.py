@@ -27,7 +27,7 @@ import pyspiel
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.adapters.encoding import Encoder
-from interpreter.adapters.line import Line, sample
+from interpreter.adapters.line import Line, sample, shown_label
 from interpreter.decisions import player_label
 from interpreter.games import known_games, load_compiled
 
@@ -156,7 +156,8 @@ class RulesState(pyspiel.State):
     def _action_to_string(self, player, action):
         d = self.line.decision
         if d is not None and 0 <= action < len(d.values):
-            return d.label(action)
+            # as the player to act may read it; the index keeps two "(hidden)" options apart
+            return f"[{action}] " + shown_label(self.line.session.state, d.label(action), self.line.to_act())
         return f"option {action}"
 
     def is_terminal(self):
