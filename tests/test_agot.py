@@ -52,10 +52,11 @@ def test_random_games_run_without_error(game, players, variants):
             # the 20-token limit: available + on the board + in the pool is always 20
             tokens = [e for e in state.entities.values() if e.kind == "power_token" and e.vars["owner"] == seat]
             assert len(tokens) == 20
-        # every unit on the board stands where its `loc` says, and one house holds each area
+        # every unit stands in an area, attacks (marching) or waits in its own house's reserve,
+        # and one house holds each area
         for e in state.entities.values():
-            if e.kind == "unit" and e.zone.name == "units":
-                assert e.zone.owner is e.vars["loc"]
+            if e.kind == "unit" and e.vars["owner"] is not None:
+                assert e.zone.name in ("units", "marching") or (e.zone.name == "reserve" and e.zone.owner == e.vars["owner"]), e.id
             if e.kind in ("land", "sea", "port"):
                 owners = {u.vars["owner"] for u in e.zones["units"].items} if "units" in e.zones else set()
                 assert len(owners) <= 1, e.id
@@ -157,7 +158,6 @@ def test_too_few_orders_are_given_in_turn_order(game):
     footmen = [u for u in state.zone("reserve", greyjoy).items if u.attrs["unit_type"] == "footman"]
     for unit, area in zip(footmen, spots):
         state.place(unit, state.zone("units", state.entities[area]))
-        unit.vars["loc"] = state.entities[area]
     session.call("planning")
     asked = []
     while session.pending is not None:
