@@ -158,12 +158,38 @@ def _load_game(root: Path) -> GameContent:
             report.error("VOCAB-VALUE", f"only a game variable can last during a procedure, not a {v.scope} one", where)
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
+    _check_report(manifest.get("report") or {}, doc, voc, checker, report)
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):
         report.error("REF-UNDEF", f"the score '{score}' is not a player variable", doc.span(("score",)),
                      did_you_mean(score, voc.variables))
     content.content_hash = hasher.hexdigest()[:16]
     return content
+
+
+def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Report) -> None:
+    """The manifest's `report:` names (what counts as played, what is reported per player) must exist."""
+    played = raw.get("played") or {}
+    for part in ("from", "to"):
+        for i, z in enumerate(played.get(part) or ()):
+            where = doc.span(("report", "played", part, i))
+            if z not in voc.zones:
+                report.error("REF-UNDEF", f"report: no zone '{z}'", where, did_you_mean(z, voc.zones))
+            elif part == "from" and voc.zones[z].scope != "player":
+                report.error("VOCAB-VALUE", f"report: '{z}' is not a zone of a player, so nobody would have played "
+                             "what leaves it", where)
+    for i, k in enumerate(played.get("kinds") or ()):
+        if k not in voc.kinds:
+            report.error("REF-UNDEF", f"report: no kind '{k}'", doc.span(("report", "played", "kinds", i)),
+                         did_you_mean(k, voc.kinds))
+    functions = [n for n, sig in checker.signatures.items() if sig.kind == "function" and len(sig.params) == 1]
+    options = functions + [n for n, v in voc.variables.items() if v.scope == "player"] + \
+        [n for n, z in voc.zones.items() if z.scope == "player"]
+    for label, name in (raw.get("per_player") or {}).items():
+        if name not in options:
+            report.error("REF-UNDEF", f"report: per_player {label}: '{name}' is not a function of one player, "
+                         "a player variable or a player zone", doc.span(("report", "per_player", label)),
+                         did_you_mean(name, options))
 
 
 def _kind_requirements(doc, voc: Vocabulary) -> list:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.state import Entity, Zone
 
 
@@ -38,83 +37,36 @@ class ReportSpec:
 
 
 def report_spec(game) -> ReportSpec:
-    """The manifest's `report:` field, checked against the game's vocabulary and functions."""
+    """The manifest's `report:` field (its names were checked when the game was loaded)."""
     content = game.content
     raw = content.manifest.get("report") or {}
     voc = content.vocabulary
-    problems = []
-
-    def fail(message, names=None, name=""):
-        hint = did_you_mean(name, names) if names else None
-        problems.append(Diagnostic("REF-UNDEF", f"{content.id}/game.yaml, report: {message}", None, hint))
-
     played = raw.get("played") or {}
-    for part in ("from", "to"):
-        for z in played.get(part) or ():
-            if z not in voc.zones:
-                fail(f"played {part}: no zone '{z}'", voc.zones, z)
-    for part in ("from",):
-        for z in played.get(part) or ():
-            if z in voc.zones and voc.zones[z].scope != "player":
-                fail(f"played from: '{z}' is not a zone of a player, so nobody would have played what leaves it")
-    for k in played.get("kinds") or ():
-        if k not in voc.kinds:
-            fail(f"played kinds: no kind '{k}'", voc.kinds, k)
     per_player = []
     for label, name in (raw.get("per_player") or {}).items():
-        func = game.funcs.get(name)
-        if func is not None and len(func.params) == 1:
+        if name in game.funcs:
             per_player.append((label, "function", name))
-        elif name in voc.variables and voc.variables[name].scope == "player":
+        elif name in voc.variables:
             per_player.append((label, "variable", name))
-        elif name in voc.zones and voc.zones[name].scope == "player":
-            per_player.append((label, "zone", name))
         else:
-            options = [n for n, f in game.funcs.items() if len(f.params) == 1]
-            options += [n for n, v in voc.variables.items() if v.scope == "player"]
-            options += [n for n, z in voc.zones.items() if z.scope == "player"]
-            fail(f"per_player {label}: '{name}' is not a function of one player, a player variable or a player zone",
-                 options, name)
-    if problems:
-        raise DiagnosticError(problems)
+            per_player.append((label, "zone", name))
     return ReportSpec(frozenset(played.get("from") or ()), frozenset(played.get("to") or ()),
                       frozenset(played.get("kinds") or ()), tuple(per_player))
 
 
 def track_played(session, spec: ReportSpec) -> list:
-    """Watch the session's moves; returns one list per player of the record ids it played, filled as it plays.
-
-    The moves of the rule text go through the runtime's `move`; this wraps it for this session only.
-    """
+    """Watch the session's moves; returns one list per player of the record ids it played, filled as it plays."""
     played: list = [[] for _ in range(session.state.players)]
     if not spec.tracks_played:
         return played
-    rt = session.rt
-    original = rt.move
     sources, targets, kinds = spec.played_from, spec.played_to, spec.played_kinds
 
-    def move(what, zone, at_top, face):
-        if type(zone) is not Zone or zone.name not in targets:
-            return original(what, zone, at_top, face)
-        if type(what) is Entity:
-            items = (what,)
-        elif type(what) is list:
-            items = tuple(what)
-        elif isinstance(what, Zone):
-            items = tuple(what.items)
-        else:
-            items = ()
-        leaving = []
-        for e in items:
-            z = type(e) is Entity and e.zone
-            if z and z.name in sources and type(z.owner) is int and (not kinds or e.kind in kinds):
-                leaving.append((e, z.owner))
-        original(what, zone, at_top, face)
-        for e, owner in leaving:
-            if e.zone is zone and e.record_id not in played[owner]:
-                played[owner].append(e.record_id)
+    def moved(e, old, new) -> None:
+        if new.name in targets and old is not None and old.name in sources and type(old.owner) is int \
+                and (not kinds or e.kind in kinds) and e.record_id not in played[old.owner]:
+            played[old.owner].append(e.record_id)
 
-    rt.move = move
+    session.rt.move_watchers.append(moved)
     return played
 
 

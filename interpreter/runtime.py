@@ -66,6 +66,7 @@ class Runtime:
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
+        self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         self.decisions = 0  # decisions answered so far, for the trace
         self.account = account  # callable(to_player_or_None, text) or None
         self.trace = trace
@@ -244,6 +245,8 @@ class Runtime:
             else:
                 dest.append(e)
             e.zone = zone
+            for watcher in self.move_watchers:
+                watcher(e, old, zone)
 
 
 def _inside(zone: Zone, entity: Entity) -> bool:

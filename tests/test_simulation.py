@@ -163,15 +163,17 @@ def test_played_and_per_player_values_of_a_small_game(tmp_path):
 
 @pytest.mark.parametrize("report, message", [
     ("report:\n  per_player: {card: on_tabel}\n", "'on_tabel' is not a function of one player"),
-    ("report:\n  played: {from: [hnad], to: [table]}\n", "played from: no zone 'hnad'"),
+    ("report:\n  played: {from: [hnad], to: [table]}\n", "report: no zone 'hnad'"),
     ("report:\n  played: {from: [discard], to: [table]}\n", "'discard' is not a zone of a player"),
-    ("report:\n  played: {from: [hand], to: [table], kinds: [coin]}\n", "played kinds: no kind 'coin'"),
+    ("report:\n  played: {from: [hand], to: [table], kinds: [coin]}\n", "report: no kind 'coin'"),
 ])
 def test_a_wrong_report_field_is_a_clear_error(tmp_path, capsys, report, message):
     root = reported_game(tmp_path, report)
     code, out, err = run(capsys, "simulate", root, "--games", "2", "--report", tmp_path / "out")
     assert code == 1
-    assert message in err and "game.yaml, report:" in err
+    assert message in err and "game.yaml:" in err
+    code, out, err = run(capsys, "validate", root)  # an author sees it at once, at its line
+    assert code == 1 and message in out + err
 
 
 def test_a_misspelt_report_name_gets_a_suggestion(tmp_path, capsys):
