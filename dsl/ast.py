@@ -216,6 +216,7 @@ class Choose(Node):
     by: Expr | None
     qty_kind: str | None = None  # None (one item), "exactly", "up_to", "at_least"
     qty: Expr | None = None
+    ask: Str | None = None  # the question in words (`ask "TEXT {expr}"`)
 
 
 @dataclass
@@ -223,6 +224,7 @@ class ChooseOrder(Node):
     coll: Expr
     var: str
     by: Expr | None
+    ask: Str | None = None
 
 
 @dataclass
@@ -239,6 +241,7 @@ class Option(Node):
     bindings: list  # list[Binding]
     cond: Expr | None
     body: list
+    ask: Str | None = None  # the option in words, with its bound names in {braces}
 
 
 @dataclass
@@ -246,6 +249,7 @@ class Menu(Node):
     by: Expr | None
     options: list  # list[Option]
     otherwise: list | None
+    ask: Str | None = None
 
 
 @dataclass

@@ -79,15 +79,21 @@ class StatementChecks:
                 self.expect(s.by, scope, "player")
             if s.qty is not None:
                 self.expect(s.qty, scope, "number")
+            if s.ask is not None:  # asked before the choice: the chosen name is not bound in it
+                self.expr(s.ask, scope)
             scope.names[s.var] = elem(ct) if s.qty_kind is None else f"list[{elem(ct)}]"
         elif isinstance(s, ast.ChooseOrder):
             ct = self.collection(s.coll, scope)
             if s.by is not None:
                 self.expect(s.by, scope, "player")
+            if s.ask is not None:
+                self.expr(s.ask, scope)
             self.bind(scope, s.var, ct if ct.startswith("list[") else f"list[{elem(ct)}]", s.span)
         elif isinstance(s, ast.Menu):
             if s.by is not None:
                 self.expect(s.by, scope, "player")
+            if s.ask is not None:
+                self.expr(s.ask, scope)
             seen = set()
             for opt in s.options:
                 if opt.name in seen:
@@ -106,6 +112,8 @@ class StatementChecks:
                                           did_you_mean(p, bound))
                 if opt.cond is not None:
                     self.expect(opt.cond, inner, "bool")
+                if opt.ask is not None:  # the option in words: its bound names may be shown
+                    self.expr(opt.ask, inner)
                 self.check_block(opt.body, inner, in_proc)
             if s.otherwise is not None:
                 self.check_block(s.otherwise, scope.child(), in_proc)

@@ -197,20 +197,23 @@ class ToAst(Transformer):
     def at_least(self, meta, expr):
         return ("at_least", expr)
 
-    def choose_stmt(self, meta, qty, name, coll, cond, by):
+    def choose_stmt(self, meta, qty, name, coll, cond, by, ask):
         kind, amount = qty if qty else (None, None)
-        return ast.Choose(self._span(meta), str(name), coll, cond, by, kind, amount)
+        return ast.Choose(self._span(meta), str(name), coll, cond, by, kind, amount, ask)
 
-    def choose_order_stmt(self, meta, coll, name, by):
-        return ast.ChooseOrder(self._span(meta), coll, str(name), by)
+    def choose_order_stmt(self, meta, coll, name, by, ask):
+        return ast.ChooseOrder(self._span(meta), coll, str(name), by, ask)
 
-    def menu_stmt(self, meta, by, *rest):
+    def ask_clause(self, meta, tok):
+        return self._string(tok)
+
+    def menu_stmt(self, meta, by, ask, *rest):
         *options, otherwise = rest
-        return ast.Menu(self._span(meta), by, list(options), otherwise)
+        return ast.Menu(self._span(meta), by, list(options), otherwise, ask)
 
     def option(self, meta, name, params, *rest):
-        *bindings, cond, body = rest
-        return ast.Option(self._span(meta), str(name), params or [], [b for b in bindings if b is not None], cond, body)
+        *bindings, cond, ask, body = rest
+        return ast.Option(self._span(meta), str(name), params or [], [b for b in bindings if b is not None], cond, body, ask)
 
     def binding(self, meta, name, coll, cond):
         return ast.Binding(self._span(meta), str(name), coll, cond)

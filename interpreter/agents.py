@@ -43,39 +43,60 @@ class ScriptExhausted(Exception):
 
 
 class HumanAgent:
-    """A person at the terminal: shows the player's own view and the legal options."""
+    """A person at the terminal: the table, the question and the options in words, through their own
+    view (interpreter.presentation); never a label, an id or rule text. An answer is an option's
+    number or the start of its words; `?` shows the full text of every card on the table, `?N`
+    of the cards option N names."""
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.session = None
+        self.told_keys = False
+
+    def attach(self, session) -> None:
+        """Follow a game's session: the table is drawn from its state."""
+        self.session = session
 
     def decide(self, decision: Decision, view) -> int:
+        from interpreter.presentation import key, table
         out = self.stdout
+        state = self.session.state if self.session is not None else None
+        shown = decision.shown_to(state)
         out.write(f"\n--- {player_label(decision.player)}, your decision ---\n")
-        names = {eid: info.get("name", eid) for eid, info in view["entities"].items()}
-        for name, items in view["zones"].items():
-            out.write(f"  {name}: {_show(items, names)}\n")
-        out.write(f"{decision.prompt}\n")
-        for i, label in enumerate(decision.labels):
-            shown = " ".join(f"{names[w]} ({w})" if w in names else w for w in label.split(" "))
-            out.write(f"  [{i}] {shown}\n")
+        if state is not None:
+            for line in table(state, decision.player):
+                out.write(f"  {line}\n")
+        out.write(f"{shown.prompt}{' (secretly)' if shown.secret else ''}:\n")
+        for i, text in enumerate(shown.options):
+            out.write(f"  [{i}] {text}\n")
+        if not self.told_keys:
+            out.write("(type an option's number; ? shows the text of every card on the table, ?N of the cards in option N)\n")
+            self.told_keys = True
         while True:
             out.write("> ")
             out.flush()
             line = self.stdin.readline()
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
                 raise DiagnosticError([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
-                                                  hint="type an option's number or its label, then Enter")])
-            try:
-                return decision.index_of(int(line) if line.strip().isdigit() else line.strip())
-            except Exception:
-                out.write("not a legal option; type its number or its label\n")
-
-
-def _show(items, names: dict) -> str:
-    if isinstance(items, dict):
-        return f"{items.get('count', 0)} hidden"
-    return ", ".join("(hidden)" if i is None else names.get(i, i) for i in items) or "empty"
+                                                  hint="type an option's number, then Enter")])
+            text = line.strip()
+            if text.startswith("?"):
+                wanted = text[1:].strip()
+                if wanted.isdigit() and int(wanted) < len(shown.keys):
+                    lines = [f"{name}: {body}" for name, body in shown.keys[int(wanted)]] or ["(this option names no card)"]
+                elif not wanted and state is not None:
+                    lines = key(state, decision.player) or ["(no card with a text is on the table)"]
+                else:
+                    lines = ["type ? or ?N, N an option's number"]
+                out.write("".join(f"  {x}\n" for x in lines))
+                continue
+            if text.isdigit() and int(text) < len(shown.options):
+                return int(text)
+            matches = [i for i, words in enumerate(shown.options) if text and words.lower().startswith(text.lower())]
+            if len(matches) == 1:
+                return matches[0]
+            out.write("not a legal option; type its number\n")
 
 
 AGENT_KINDS = ("random", "human", "ismcts")

@@ -32,12 +32,37 @@ def player_label(seat: int | None) -> str:
     return "nobody" if seat is None else label_of(seat)
 
 
+@dataclass(frozen=True)
+class Question:
+    """What a `choose` statement asks, as the compiler leaves it: its rule text and its words.
+
+    `source` is the statement's rule text, for debugging only: it is never shown to a player.
+    `words` is the `ask` text as pieces: plain strings, and (value, type) pairs for its {expressions},
+    rendered for each viewer (interpreter.presentation); None when the statement has no `ask`.
+    `shape` says how to word a question without `ask`: "choose", "pick exactly 2", "pick up to N", ...
+    """
+
+    source: str
+    words: tuple | None = None
+    shape: str = "choose"
+
+    def with_words(self, words: tuple) -> "Question":
+        return Question(self.source, words, self.shape)
+
+
 @dataclass
 class Decision:
     """A question put to one player. Answer with the index of a legal option.
 
     `values` are what the options stand for; `labels` are the stable texts that scripts,
-    logs and people use (an entity's id, a number, or an option's name and arguments).
+    logs and answers use (an entity's id, a number, or an option's name and arguments). Labels
+    are not for people: they name components the decider may not see. What a player is shown
+    is `shown_to(state, viewer)` (interpreter.presentation): words, rendered through that
+    player's view. `prompt` is the question in words as the decider may read it (the `ask` text,
+    or a plain sentence), never rule text; `source` is the rule text, for debugging.
+
+    The generated code passes a `Question` (or a pair of a Question and its evaluated words) as
+    the prompt; an engine-made prompt may be a plain sentence.
     """
 
     player: int
@@ -47,6 +72,29 @@ class Decision:
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     _labels: list | None = field(default=None, repr=False)
+    question: Question | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        q = self.prompt
+        if isinstance(q, tuple):  # (Question, words evaluated where the statement runs)
+            q = q[0].with_words(q[1])
+        if not isinstance(q, Question):  # a sentence the engine wrote (already words)
+            q = Question(str(q), (str(q),))
+        self.question = q
+        from interpreter.presentation import prompt_words
+        self.prompt = prompt_words(self, None, self.player)
+
+    @property
+    def source(self) -> str:
+        """The rule text of the statement that asks (for debugging; never shown to players)."""
+        return self.question.source
+
+    def shown_to(self, state, viewer: int | None = None):
+        """What `viewer` (by default the decider) is shown: the prompt and every option in words,
+        rendered through that player's view, and each option's key (the full texts of the
+        components it names). See interpreter.presentation.Shown."""
+        from interpreter.presentation import shown
+        return shown(self, state, self.player if viewer is None else viewer)
 
     @property
     def labels(self) -> list:
@@ -84,7 +132,11 @@ class Decision:
         raise IllegalDecision(self, answer)
 
     def to_json(self) -> dict:
-        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "secret": self.secret, "options": self.labels}
+        """The engine's record of the decision, for scripts and debugging, NOT for the player: `options`
+        are the stable labels (they may name components the decider cannot see) and `source` is
+        the rule text. What a player may read is `shown_to(state).to_json()`."""
+        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "secret": self.secret,
+                "options": self.labels, "source": self.source}
 
 
 class IllegalDecision(Exception):

@@ -14,12 +14,27 @@ def can_see(entity: Entity, viewer: int | None) -> bool:
         return False
     if entity.face_down:
         return viewer is not None and entity.seen_by == viewer
+    return sees_into(zone, viewer)
+
+
+def sees_into(zone: Zone, viewer: int | None) -> bool:
+    """Whether `viewer` sees the face-up components of `zone`."""
     if zone.visibility == "public":
         return True
     if zone.visibility == "owner":
         owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
         return viewer is not None and owner == viewer
     return False
+
+
+def back_of(entity: Entity, viewer: int | None) -> str | None:
+    """What `viewer` sees of a component it cannot see: its kind when it lies face down where the viewer
+    sees face-up components (a face-down token in a council shows its back), else nothing (None: a card
+    in a hidden deck or in another player's hand shows neither kind nor anything else)."""
+    zone = entity.zone
+    if zone is not None and entity.face_down and sees_into(zone, viewer):
+        return entity.kind
+    return None
 
 
 def zone_label(zone: Zone) -> str:

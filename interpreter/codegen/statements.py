@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.source import PROC, literal, mangle
+from interpreter.decisions import Question
 
 
 class Statements:
@@ -150,11 +151,29 @@ class Statements:
         v = inner.local(var)
         return f"[{v} for {v} in {items} if {inner.expr(cond)}]"
 
+    def words(self, text: ast.Str, ex: Expressions | None = None) -> str:
+        """An `ask` text as a tuple: its plain pieces, and (value, type) for each {expression}."""
+        ex = ex or self.ex
+        parts = [literal(p) if isinstance(p, str) else f"({ex.expr(p)}, {literal(p.type)})" for p in text.parts]
+        return "(" + "".join(part + ", " for part in parts) + ")"
+
+    def question(self, s, shape: str) -> str:
+        """The prompt a decision gets: a Question (rule text for debugging, the `ask` words), kept as a
+        constant; with {values} in the words, a pair of it and the words evaluated here."""
+        source = s.span.text.strip()
+        ask = s.ask
+        if ask is None or all(isinstance(p, str) for p in ask.parts):
+            return self.unit.constant(Question(source, None if ask is None else tuple(ask.parts), shape))
+        return f"({self.unit.constant(Question(source, None, shape))}, {self.words(ask)})"
+
     def s_Choose(self, s) -> None:
         w = self.w
         options = w.temp()
         w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
-        prompt = literal(s.span.text.strip())
+        shape = "choose"
+        if s.qty_kind is not None:
+            shape = "pick " + (f"{s.qty_kind.replace('_', ' ')} {s.qty.value}" if isinstance(s.qty, ast.Num) else "")
+        prompt = self.question(s, shape.strip())
         players = s.coll.type == "list[player]"
         target = self.ex.local(s.var)
         if s.qty_kind is None:
@@ -168,7 +187,7 @@ class Statements:
         self.bound.add(s.var)
 
     def s_ChooseOrder(self, s) -> None:
-        prompt = literal(s.span.text.strip())
+        prompt = self.question(s, "order")
         players = s.coll.type == "list[player]"
         self.w.line(f"{self.ex.local(s.var)} = yield from _choose_order(rt, {self.chooser(s.by)}, {prompt}, "
                     f"{self.expr(s.coll)}, {players})")
@@ -200,9 +219,12 @@ class Statements:
         w.line(f"    {kind}, {bound_values} = {entries}[0]")
         w.line("else:")
         table = self.unit.constant(tuple(labels))  # per option: its name, which bindings it shows, which are players
+        if any(opt.ask is not None for opt in s.options):
+            # options in words: each gets a function of its bound values that gives its words
+            table = self.option_words(s, table)
         choices = f"[_MenuChoice({table}[t_k], t_b) for t_k, t_b in {entries}]"
         w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
-               f"{literal(s.span.text.strip())}, {choices}, 'menu'))]")
+               f"{self.question(s, 'menu')}, {choices}, 'menu'))]")
         for k, opt in enumerate(s.options):
             w.span = opt.span
             w.line(f"{'if' if k == 0 else 'elif'} {kind} == {k}:")
@@ -212,6 +234,22 @@ class Statements:
                     w.line(f"({', '.join(self.ex.local(n) for n in names)},) = {bound_values}")
                 self.block(opt.body)
         w.dedent()
+
+    def option_words(self, s, table: str) -> str:
+        """The options' table with, for an option with `ask`, a fourth entry: a function of the option's
+        bound values giving its words (interpreter.presentation renders them for each viewer)."""
+        entries = []
+        for k, opt in enumerate(s.options):
+            if opt.ask is None:
+                entries.append(f"{table}[{k}]")
+                continue
+            names = [b.var for b in opt.bindings]
+            ex = Expressions(self.game, self.bound | set(names))
+            args = ", ".join(ex.local(n) for n in names)
+            entries.append(f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)")
+        temp = self.w.temp()
+        self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
+        return temp
 
     def enumerate_option(self, k: int, opt, entries: str) -> None:
         w = self.w
