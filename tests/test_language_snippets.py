@@ -1,13 +1,15 @@
 """The snippets of docs/language.md are real.
 
 Each mini game under tests/snippets/ loads without a diagnostic, compiles, and plays the
-hard cases the docs describe. The docs quote every snippet file verbatim, so the two
-cannot drift apart. Tests marked xfail(strict=True) document a language gap (see the
+hard cases the docs describe. The docs quote every snippet file they name verbatim (every B'Twixt
+one), and the AGoT cases quote excerpts of content/agot/, each checked word for word against the file
+it names, so docs and files cannot drift apart. Tests marked xfail(strict=True) document a language gap (see the
 reason); they turn into failures as soon as the engine closes it, so that the marker gets removed.
 """
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -22,8 +24,12 @@ HERE = Path(__file__).resolve().parent
 SNIPPETS = HERE / "snippets"
 DOCS = HERE.parent / "docs" / "language.md"
 GAMES = ["btwixt_mini", "agot_mini"]
+ROOT = HERE.parent
 SNIPPET_FILES = sorted(p.relative_to(SNIPPETS).as_posix()
                        for p in SNIPPETS.rglob("*") if p.suffix in (".yaml", ".rules"))
+# An excerpt of the real game: a fenced block right after a line "From `content/agot/...`:".
+EXCERPT = re.compile(r"^From `(content/agot/[^`]+)`:\n\n```[a-z]*\n(.*?)\n```$", re.M | re.S)
+FENCE = re.compile(r"^```[a-z]*\n(.*?)\n```$", re.M | re.S)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -104,9 +110,41 @@ def test_mini_game_compiles(game):
 
 @pytest.mark.parametrize("rel", SNIPPET_FILES)
 def test_docs_quote_snippet_verbatim(rel):
-    text = (SNIPPETS / rel).read_text(encoding="utf-8")
-    assert text.strip() in DOCS.read_text(encoding="utf-8"), f"docs/language.md does not quote {rel} verbatim"
-    assert f"tests/snippets/{rel}" in DOCS.read_text(encoding="utf-8"), f"docs/language.md does not name {rel}"
+    """Every snippet file the docs name is quoted whole; every B'Twixt one is named (the AGoT cases
+    quote content/agot instead, and keep only the mini game's manifest and map)."""
+    docs = DOCS.read_text(encoding="utf-8")
+    if rel.startswith("btwixt_mini/"):
+        assert f"tests/snippets/{rel}" in docs, f"docs/language.md does not name {rel}"
+    if f"tests/snippets/{rel}" in docs:
+        text = (SNIPPETS / rel).read_text(encoding="utf-8")
+        assert text.strip() in docs, f"docs/language.md does not quote {rel} verbatim"
+
+
+def agot_excerpts() -> list[tuple[str, str]]:
+    return EXCERPT.findall(DOCS.read_text(encoding="utf-8"))
+
+
+def test_docs_quote_agot_excerpts_verbatim():
+    """Each excerpt named `From content/agot/FILE:` stands word for word in that file."""
+    excerpts = agot_excerpts()
+    files = {path for path, _ in excerpts}
+    # the four cases and the examples of the new constructs: rules, manifest and records
+    assert len(excerpts) >= 15 and {"content/agot/rules/march.rules", "content/agot/rules/combat.rules",
+                                    "content/agot/game.yaml", "content/agot/components/house_cards.yaml"} <= files
+    for path, text in excerpts:
+        assert (ROOT / path).is_file(), f"docs/language.md quotes {path}, which does not exist"
+        assert text in (ROOT / path).read_text(encoding="utf-8"), \
+            f"docs/language.md quotes from {path} a passage that is not in it:\n{text}"
+
+
+def test_agot_cases_quote_only_named_passages():
+    """Every code block of the AGoT cases is a named excerpt of content/agot or a quoted snippet file."""
+    docs = DOCS.read_text(encoding="utf-8")
+    section = docs[docs.index("### A Game of Thrones: the real game"):docs.index("## 16.")]
+    named = {text for _, text in EXCERPT.findall(section)}
+    snippets = {(SNIPPETS / r).read_text(encoding="utf-8").strip() for r in SNIPPET_FILES}
+    for text in FENCE.findall(section):
+        assert text in named or text.strip() in snippets, f"an AGoT case quotes a passage it does not name:\n{text[:200]}"
 
 
 @pytest.mark.parametrize("rel", [r for r in SNIPPET_FILES if r.endswith(".yaml")])
