@@ -133,10 +133,10 @@ class Runtime:
             for i, hook in enumerate(self.game.watchers):
                 now = bool(hook.cond(self, {}))
                 if now and not self.watched[i]:
-                    self.watched[i] = True
                     hook.body(self, {})
-                else:
-                    self.watched[i] = now
+                    # as the body left it: a body that set things right is ready to fire again at the next change
+                    now = bool(hook.cond(self, {}))
+                self.watched[i] = now
         finally:
             self.watching = False
 

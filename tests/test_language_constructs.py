@@ -251,3 +251,25 @@ procedure play():
     session, lines = play(tiny_game(tmp_path, rules=rules))
     # with the boost, (2 doubled) + 5: the first declared modifier has the final word (section 10)
     assert lines == ["1", "6", "7", "9", "7 7"]
+
+
+def test_whenever_that_sets_things_right_fires_again_at_the_next_change(tmp_path):
+    """A body that makes its condition false again (keeping a track in step) is ready for the next change,
+    even when that change comes before the next check."""
+    rules = """\
+procedure play():
+    add(players[0], 1)
+    players[0].points += 1
+    add(players[1], 0)
+    add(players[1], 0)
+    log "track {players[0].track}, points {players[0].points}"
+
+procedure add(p: player, n: number):
+    p.points += n
+
+whenever any(p in players where p.track != p.points):
+    for p in players:
+        p.track = p.points
+"""
+    session, lines = play(tiny_game(tmp_path, rules=rules, variables="track: {scope: player, type: number, initial: 0}"))
+    assert lines == ["track 2, points 2"]
