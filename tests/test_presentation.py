@@ -1,0 +1,189 @@
+"""What a player is shown names nothing hidden from them (issue 10, section 1), and reads as words.
+
+The property test plays random games of every game in content/, at every player count, and at
+every decision renders what the decider is shown (the question, each option, each option's key,
+the table) and looks in it for any component the decider cannot see (`interpreter.views.can_see`):
+its id, its name when no component the decider sees has that name, or its name with its values
+when no component the decider sees reads the same.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.decisions import Decision
+from interpreter.games import load_compiled
+from interpreter.presentation import Presenter, describe, entity_name, key, table
+from interpreter.runtime import Session
+from interpreter.views import can_see
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
+WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+_DESCRIBED: dict = {}
+
+
+def _describe(e) -> str:
+    k = (e, e.face_down)  # the object itself: ids repeat across games
+    if k not in _DESCRIBED:
+        _DESCRIBED[k] = describe(e)
+    return _DESCRIBED[k]
+
+
+def _words(names) -> re.Pattern | None:
+    names = sorted(names, key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)") if names else None
+
+
+def leaks(state, viewer, texts: list[str]) -> list[str]:
+    """Every hidden component named in `texts`: by id, by a name no visible component has, or by its
+    name and values when no visible component reads the same."""
+    hidden, visible = [], []
+    for e in state.entities.values():
+        (visible if can_see(e, viewer) else hidden).append(e)
+    blob = "\n".join(texts)
+    words = set(WORD.findall(blob))
+    found = [f"id {e.id}" for e in hidden if e.id in words]
+    # what is left once every visible component's name is taken out (`Supply 0` may be shown while
+    # a hidden card is called `Supply`)
+    seen = _words({entity_name(e) for e in visible})
+    rest = seen.sub("\0", blob) if seen else blob
+    unseen = _words({entity_name(e) for e in hidden})
+    if unseen:
+        found += [f"name {m!r}" for m in set(unseen.findall(rest))]
+    seen_full = {_describe(e) for e in visible}
+    for full in {_describe(e) for e in hidden} - seen_full:
+        if full in blob:
+            found.append(f"name and values {full!r}")
+    return found
+
+
+def shown_texts(decision: Decision, state) -> list[str]:
+    """The question, the options and the table. (Keys are printed card texts, which may mention other
+    cards by name: `keys_leak` checks them.)"""
+    shown = decision.shown_to(state)
+    return [shown.prompt, *shown.options, *table(state, decision.player)]
+
+
+def keys_leak(decision: Decision, state) -> list:
+    """Keys not of a component the decider sees."""
+    keys = [k for option in decision.shown_to(state).keys for k in option]
+    if not keys:
+        return []
+    seen = {(_describe(e), str(e.attrs.get("text") or "").strip()) for e in state.entities.values()
+            if can_see(e, decision.player)}
+    return [k for k in keys if k not in seen]
+
+
+def configurations():
+    for name in GAMES:
+        game = load_compiled(name)
+        spec = game.content.manifest["players"]
+        for players in range(spec["min"], spec["max"] + 1):
+            yield pytest.param(name, players, id=f"{name}-{players}p")
+
+
+@pytest.mark.parametrize("name,players", list(configurations()))
+def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players):
+    game = load_compiled(name)
+    checked = 0
+    for seed in range(2):
+        session = Session(game, players, seed)
+        rng = random.Random(seed)
+        while session.pending is not None:
+            d = session.pending
+            state = session.state
+            found = leaks(state, d.player, shown_texts(d, state))
+            assert not found, f"seed {seed}, {d.source!r} shown to P{d.player + 1}: {found}"
+            assert not keys_leak(d, state), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state)}"
+            assert d.source not in d.shown_to(state).prompt or d.question.words is not None
+            checked += 1
+            session.answer(rng.randrange(len(d.values)))
+    assert checked > 0
+
+
+def _ygritte_decision():
+    """B'Twixt's Ygritte takes a face-down power token from a council that is not yours: the decider
+    cannot see the tokens' values, and the labels name them by id (power_3_1)."""
+    game = load_compiled("btwixt")
+    for seed in range(200):
+        session = Session(game, 4, seed)
+        rng = random.Random(seed)
+        while session.pending is not None:
+            d = session.pending
+            if "t.kind == token" in d.source and len(d.values) > 1:
+                return session, d
+            session.answer(rng.randrange(len(d.values)))
+    raise AssertionError("no random game reached the token choice")
+
+
+def test_the_check_catches_labels_that_name_face_down_tokens():
+    session, d = _ygritte_decision()
+    state = session.state
+    assert any(label.startswith("power_") for label in d.labels)  # the stable labels keep their ids
+    assert leaks(state, d.player, d.labels)  # so showing labels, as the terminal once did, leaks
+    shown = d.shown_to(state)
+    assert not leaks(state, d.player, shown_texts(d, state))
+    # each token read by where it lies, and each option distinct
+    assert all(re.fullmatch(r"face-down token( \d+ of \d+)? in .*council.*", o) for o in shown.options), shown.options
+    assert len(set(shown.options)) == len(shown.options)
+    assert not any(shown.keys)  # no key: the tokens' texts would tell their values
+
+
+def test_a_token_its_placer_still_knows_reads_with_its_value():
+    session, d = _ygritte_decision()
+    state = session.state
+    tokens = [e for e in state.entities.values() if e.kind == "token" and e.face_down]
+    assert tokens and all(e.seen_by is None for e in tokens)  # taken from the supply unseen: nobody knows them
+    e = tokens[0]
+    for p in range(state.players):
+        assert "Power token" not in Presenter(state, p).entity(e) and "value" not in Presenter(state, p).entity(e)
+    e.seen_by = 2  # a face-down component whoever placed it still knows
+    assert Presenter(state, 2).entity(e) == f"Power token (value {e.attrs['value']}, face down)"
+    assert Presenter(state, 1).entity(e).startswith("face-down token")
+
+
+def test_shared_zones_read_as_shared_with_a_neighbour():
+    game = load_compiled("btwixt")
+    state = Session(game, 4, 0).state
+    council = state.zone("council", 1)  # P2's council, shared with P3 on P2's left
+    assert Presenter(state, 1).zone(council) == "your council with P3 (on your left)"
+    assert Presenter(state, 2).zone(council) == "your council with P2 (on your right)"
+    assert Presenter(state, 0).zone(council) == "council of P2 and P3"
+    assert Presenter(state, 1).zone(state.zone("hand", 1)) == "your hand"
+    assert Presenter(state, 0).zone(state.zone("hand", 1)) == "hand of P2"
+
+
+def test_options_and_prompts_are_words_not_labels_or_rule_text():
+    game = load_compiled("kings_bounty")
+    session = Session(game, 3, 1)
+    d = session.pending
+    shown = d.shown_to(session.state)
+    assert d.source.startswith("choose by p")  # the rule text is kept for debugging ...
+    assert shown.prompt == d.prompt == "Your turn: play a card, or put cards under the deck"  # ... the player reads words
+    assert d.to_json()["source"] == d.source and d.to_json()["options"] == d.labels
+    for label, text in zip(d.labels, shown.options):
+        assert "_" not in text and not any(w in session.state.entities for w in WORD.findall(text)), text
+        if label.startswith("play_domain"):
+            assert re.fullmatch(r"Lay down .+ \(strength \d+(, points \d+)?\)", text), text
+    assert "Put cards under the deck and draw as many" in shown.options
+    # a key gives the full text of the cards an option names
+    first = shown.keys[0]
+    assert first and all(text for _, text in first)
+    assert key(session.state, d.player)
+
+
+def test_without_ask_the_prompt_is_a_plain_sentence():
+    d = Decision(0, "which ability resolves first", [1, 2], "order")
+    assert d.prompt == "which ability resolves first"
+    from interpreter.decisions import Question
+    d = Decision(0, Question("choose up to 2 kept in bid_pile of you by you", None, "pick up to 2"), [1, 2, 3], "pick")
+    assert d.prompt == "Choose up to 2, one at a time (done to stop)" and d.source.startswith("choose up to 2")
+    d = Decision(0, Question("choose r in players", None, "choose"), [0, 1], players=True)
+    assert d.prompt == "Choose one" and d.shown_to(None).options == ["P1 (you)", "P2"]
+    assert d.labels == ["P1", "P2"]
