@@ -187,3 +187,64 @@ def test_without_ask_the_prompt_is_a_plain_sentence():
     d = Decision(0, Question("choose r in players", None, "choose"), [0, 1], players=True)
     assert d.prompt == "Choose one" and d.shown_to(None).options == ["P1 (you)", "P2"]
     assert d.labels == ["P1", "P2"]
+
+
+# ---------------------------------------------------------------- the `ask` clause in a tiny game
+ASK = """\
+procedure play():
+    let p = players[0]
+    move [c for c in pile] to hand of players[1]
+    move first(c in hand of players[1]) to hand of p
+    choose x in hand of players[1] by p ask "Which of {players[1]}'s {len(hand of players[1])} cards?"
+    choose by p ask "What now?":
+        keep(c) for c in hand of p ask "Keep {c} worth {c.value}":
+            log "kept {c}"
+        give_away(c, q) for c in hand of p, q in players where q != p:
+            log "gave {c}"
+        at_random:
+            log "random"
+    choose up to 1 picked in hand of p by p
+"""
+
+
+def test_ask_words_are_rendered_for_the_decider(tmp_path):
+    from tests.tiny_game import tiny_game
+    root = tiny_game(tmp_path, rules=ASK)
+    session = Session(load_compiled(str(root)), 2, 0)
+    d = session.pending
+    state = session.state
+    assert d.prompt == "Which of P2's 2 cards?" and d.source.startswith("choose x in hand of players[1]")
+    shown = d.shown_to(state)
+    # P1 cannot see P2's hand: the options are where the cards lie, without names or values
+    assert shown.options == ["hidden component 1 of 2 in hand of P2", "hidden component 2 of 2 in hand of P2"]
+    assert d.labels[0] in state.entities  # the stable labels are ids, as scripts need
+    session.answer(0)
+    d = session.pending
+    shown = d.shown_to(state)
+    assert shown.prompt == "What now?"
+    mine = state.zone("hand", 0).items[0]
+    assert shown.options == [f"Keep {describe(mine)} worth {mine.attrs['value']}",
+                             f"give away: {describe(mine)}, P2", "at random"]
+    assert d.labels == [f"keep {mine.id}", f"give_away {mine.id} P2", "at_random"]
+    assert shown.keys[0] == []  # the tiny game's cards have no text
+    session.answer(0)
+    assert session.pending is None or session.pending.prompt.startswith("Choose")
+
+
+def test_ask_cannot_name_what_is_being_chosen_and_is_still_a_name_elsewhere(tmp_path):
+    from dsl.loader import load_game
+    from tests.tiny_game import tiny_game
+    bad = """\
+procedure play():
+    choose x in pile by players[0] ask "Take {x}?"
+"""
+    found = [(d.code, d.message) for d in load_game(tiny_game(tmp_path, rules=bad, name="bad")).report.diagnostics]
+    assert any(code == "REF-UNDEF" and "'x'" in message for code, message in found), found
+    fine = """\
+procedure play():
+    let ask = len(pile)
+    choose x in pile where x.value <= ask by players[0] ask "Take one of {ask}"
+    log "took {x}"
+"""
+    session = Session(load_compiled(str(tiny_game(tmp_path, rules=fine, name="fine"))), 2, 0)
+    assert session.pending.prompt == "Take one of 3"
