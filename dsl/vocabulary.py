@@ -109,7 +109,7 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
         voc.zones[name] = ZoneDef(name, z.get("scope", "game"), z.get("visibility", "public"), z.get("shared_with"))
         if z.get("shared_with") and z.get("scope") != "player":
             report.error("VOCAB-VALUE", f"zone '{name}' is shared with a neighbour, so its scope must be player",
-                         doc.span(("vocabulary", "zones", name, "shared_with")), "one such zone per player: 'council of P' lies between P and next(P)")
+                         doc.span(("vocabulary", "zones", name, "shared_with")), "with shared_with: next, the zone of P lies between P and next(P)")
     for name, v in (raw.get("variables") or {}).items():
         voc.variables[name] = VarDef(name, v.get("scope", "game"), v.get("type", "any"), v.get("initial"),
                                      tuple(v.get("kinds") or ()), v.get("initial_from"), v.get("during"))

@@ -5,14 +5,14 @@ logs use them, and they may name a component by its id whatever its visibility. 
 prints a label. Every value shown to a player goes through `Presenter`, which asks
 `interpreter.views.can_see` first:
 
-- a component the viewer can see reads as its name and its number attributes, `Orc archers
-  (strength 2)`, and where it lies when that tells options apart (`... in domains of P3`);
-- one the viewer cannot see reads only as where it lies, `face-down token 2 of 5 in council of P3
+- a component the viewer can see reads as its name and its number attributes, `Gold coin
+  (value 2)`, and where it lies when that tells options apart (`... in pile of P3`);
+- one the viewer cannot see reads only as where it lies, `face-down token 2 of 5 in tableau of P3
   and P4` (its back shows its kind when it lies face down on the table) or `hidden component 3 of 60
   in deck`: never its id, name or values;
 - players read `P2`, the viewer `P1 (you)`; zones read `your hand`, `hand of P2`, and a zone the
-  manifest declares `shared_with: next` reads `your council with P2 (on your left)`;
-- option names and other words of the rule text read as words (`play_domain` is `play domain`).
+  manifest declares `shared_with: next` reads `your tableau with P2 (on your left)`;
+- option names and other words of the rule text read as words (`play_card` is `play card`).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ _META = {"copies"}  # record fields that are numbers but not part of what a card
 
 
 def humanize(name: str) -> str:
-    """An internal name as words: `play_domain` is `play domain`."""
+    """An internal name as words: `play_card` is `play card`."""
     return str(name).replace("_", " ").strip()
 
 
@@ -36,7 +36,7 @@ def entity_name(e: Entity) -> str:
 
 
 def values_of(e: Entity) -> list[str]:
-    """The number attributes a component shows, in the order of its record (`strength 2`)."""
+    """The number attributes a component shows, in the order of its record (`value 2`)."""
     out = [f"{humanize(k)} {v}" for k, v in e.attrs.items()
            if type(v) is int and k not in _META]
     if e.face_down:

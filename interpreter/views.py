@@ -29,7 +29,7 @@ def sees_into(zone: Zone, viewer: int | None) -> bool:
 
 def back_of(entity: Entity, viewer: int | None) -> str | None:
     """What `viewer` sees of a component it cannot see: its kind when it lies face down where the viewer
-    sees face-up components (a face-down token in a council shows its back), else nothing (None: a card
+    sees face-up components (a face-down token on the table shows its back), else nothing (None: a card
     in a hidden deck or in another player's hand shows neither kind nor anything else)."""
     zone = entity.zone
     if zone is not None and entity.face_down and sees_into(zone, viewer):
