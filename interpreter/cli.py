@@ -15,7 +15,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.agents import AGENT_KINDS, make_agent, parse_agent_args
-from interpreter.decisions import player_label
+from interpreter.decisions import IllegalDecision, player_label
 from interpreter.gamelog import check_log_path, make_log, read_log, replay, write_log
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
 from interpreter.runtime import Session
@@ -311,10 +311,36 @@ def cmd_replay(args) -> int:
     def tell(to, text):
         if to is None or to == viewer:
             out.say(("  " if to is None else "  (to you) ") + text)
-    outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content)
+    if viewer is not None and not args.quiet:
+        _tell_as(log, viewer, tell, out, args.allow_changed_content)
+        outcome = replay(log, account=None, allow_changed=args.allow_changed_content)
+    else:
+        outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content)
     out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
+
+
+def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool) -> None:
+    """The logged game as `viewer` knew it: the lines told to everyone and to them, and each of their
+    own decisions as they were shown it (interpreter.presentation: words through their view), never
+    another player's choice. Stops quietly where the replay would not go on; `replay` says why."""
+    try:
+        game = load_compiled(log["game"])
+        if game.content.content_hash != log["content_hash"] and not allow_changed:
+            return
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=tell, start=False)
+        session.call(game.content.manifest["start"])
+        for index, _ in log["decisions"]:
+            d = session.pending
+            if d is None:
+                return
+            if d.player == viewer and 0 <= index < len(d.values):
+                shown = d.shown_to(session.state, viewer)
+                out.say(f"  (you{', secretly' if shown.secret else ''}) {shown.prompt}: {shown.options[index]}")
+            session.answer(index)
+    except (DiagnosticError, IllegalDecision):
+        return
 
 
 def cmd_explain(args) -> int:

@@ -248,3 +248,17 @@ procedure play():
 """
     session = Session(load_compiled(str(tiny_game(tmp_path, rules=fine, name="fine"))), 2, 0)
     assert session.pending.prompt == "Take one of 3"
+
+
+def test_replay_as_a_player_tells_their_own_decisions_in_words(tmp_path, capsys):
+    from interpreter.cli import main
+    log = tmp_path / "bt.json"
+    assert main(["play", "btwixt", "--players", "4", "--seed", "3", "--quiet", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--as", "P2"]) == 0
+    out = capsys.readouterr().out
+    assert "OK: " in out and "(you) Your bid: play an influence card, or kneel: Play " in out
+    assert "your council with P3 (on your left)" in out or "your council with P1 (on your right)" in out
+    ids = set(Session(load_compiled("btwixt"), 4, 3).state.entities)
+    assert not set(WORD.findall(out)) & ids
+    assert "choose " not in out
