@@ -62,27 +62,33 @@ class Decision:
     or a plain sentence), never rule text; `source` is the rule text, for debugging.
 
     The generated code passes a `Question` (or a pair of a Question and its evaluated words) as
-    the prompt; an engine-made prompt may be a plain sentence.
+    `asked`; the engine's own questions (which ability resolves first) pass a plain sentence.
     """
 
     player: int
-    prompt: str
+    asked: object  # a Question, a (Question, words) pair, or a sentence: see `question` and `prompt`
     values: list
     kind: str = "choose"  # choose | menu | pick (several, one at a time) | order
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     _labels: list | None = field(default=None, repr=False)
-    question: Question | None = field(default=None, repr=False)
+    _prompt: str | None = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        q = self.prompt
-        if isinstance(q, tuple):  # (Question, words evaluated where the statement runs)
-            q = q[0].with_words(q[1])
-        if not isinstance(q, Question):  # a sentence the engine wrote (already words)
-            q = Question(str(q), (str(q),))
-        self.question = q
-        from interpreter.presentation import prompt_words
-        self.prompt = prompt_words(self, None, self.player)
+    @property
+    def question(self) -> Question:
+        q = self.asked
+        if not isinstance(q, Question):
+            # (Question, words evaluated where the statement ran), or a sentence the engine wrote
+            q = self.asked = q[0].with_words(q[1]) if isinstance(q, tuple) else Question(str(q), (str(q),))
+        return q
+
+    @property
+    def prompt(self) -> str:
+        """The question in words as the decider reads it (made when first read, while it is pending)."""
+        if self._prompt is None:
+            from interpreter.presentation import prompt_words
+            self._prompt = prompt_words(self, None, self.player)
+        return self._prompt
 
     @property
     def source(self) -> str:
