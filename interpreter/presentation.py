@@ -44,10 +44,20 @@ def values_of(e: Entity) -> list[str]:
     return out
 
 
+_DESCRIBED: dict = {}  # id(attrs) -> (attrs, face down, text): a component's record never changes
+
+
 def describe(e: Entity) -> str:
     """A component in full, as whoever sees it reads it: its name and values."""
+    known = _DESCRIBED.get(id(e.attrs))
+    if known is not None and known[0] is e.attrs and known[1] == e.face_down:
+        return known[2]
     values = values_of(e)
-    return entity_name(e) + (f" ({', '.join(values)})" if values else "")
+    text = entity_name(e) + (f" ({', '.join(values)})" if values else "")
+    if len(_DESCRIBED) > 100_000:
+        _DESCRIBED.clear()
+    _DESCRIBED[id(e.attrs)] = (e.attrs, e.face_down, text)
+    return text
 
 
 def card_text(e: Entity) -> str:

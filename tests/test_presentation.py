@@ -49,13 +49,13 @@ def leaks(state, viewer, texts: list[str]) -> list[str]:
     blob = "\n".join(texts)
     words = set(WORD.findall(blob))
     found = [f"id {e.id}" for e in hidden if e.id in words]
-    # what is left once every visible component's name is taken out (`Supply 0` may be shown while
-    # a hidden card is called `Supply`)
-    seen = _words({entity_name(e) for e in visible})
-    rest = seen.sub("\0", blob) if seen else blob
-    unseen = _words({entity_name(e) for e in hidden})
-    if unseen:
-        found += [f"name {m!r}" for m in set(unseen.findall(rest))]
+    seen_names = {entity_name(e) for e in visible}
+    named = [n for n in {entity_name(e) for e in hidden} - seen_names if n in blob]
+    if named:
+        # what is left once every visible component's name is taken out (`Supply 0` may be shown
+        # while a hidden card is called `Supply`)
+        rest = _words(seen_names).sub("\0", blob) if seen_names else blob
+        found += [f"name {m!r}" for m in set(_words(named).findall(rest))]
     seen_full = {_describe(e) for e in visible}
     for full in {_describe(e) for e in hidden} - seen_full:
         if full in blob:
@@ -81,19 +81,23 @@ def keys_leak(decision: Decision, state) -> list:
 
 
 def configurations():
+    """Every player count (two games each), and each variant once at the default count."""
     for name in GAMES:
         game = load_compiled(name)
         spec = game.content.manifest["players"]
         for players in range(spec["min"], spec["max"] + 1):
-            yield pytest.param(name, players, id=f"{name}-{players}p")
+            yield pytest.param(name, players, (), 2, id=f"{name}-{players}p")
+        for variant in game.content.manifest.get("variants") or {}:
+            players = spec.get("default") or spec["min"]
+            yield pytest.param(name, players, (variant,), 1, id=f"{name}-{players}p-{variant}")
 
 
-@pytest.mark.parametrize("name,players", list(configurations()))
-def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players):
+@pytest.mark.parametrize("name,players,variants,games", list(configurations()))
+def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, variants, games):
     game = load_compiled(name)
     checked = 0
-    for seed in range(2):
-        session = Session(game, players, seed)
+    for seed in range(games):
+        session = Session(game, players, seed, variants)
         rng = random.Random(seed)
         while session.pending is not None:
             d = session.pending
