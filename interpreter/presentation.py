@@ -256,9 +256,13 @@ def _entities(v):
 
 
 # ---------------------------------------------------------------- the table
+SPELLED_OUT = 8  # a zone of the table with at most this many components shows their texts too
+
+
 def table(state, viewer: int | None) -> list[str]:
     """The table as `viewer` sees it, one line per zone that holds something, then the scores and
-    other public variables: names and values of what the viewer sees, counts of what it does not."""
+    other public variables: names and values of what the viewer sees, counts of what it does not.
+    The components of a zone of the table (not a player's) that holds a few show their texts."""
     pr = Presenter(state, viewer)
     lines = []
     zones = list(state.game_zones.values())
@@ -268,6 +272,9 @@ def table(state, viewer: int | None) -> list[str]:
     for zone in zones:
         if zone.items:
             lines.append(f"{pr.zone(zone)}: {_contents(pr, zone)}")
+            if zone.owner is None and len(zone.items) <= SPELLED_OUT:
+                # the few cards in the middle of the table (a row of titles, the current ally) with their texts
+                lines.extend(f"    {describe(e)}: {card_text(e)}" for e in zone.items if can_see(e, viewer) and card_text(e))
     shown = [f"{humanize(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.game_vars.items() if _worth(v)]
     if shown:
         lines.append("game: " + ", ".join(shown))

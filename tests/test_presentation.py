@@ -64,18 +64,19 @@ def leaks(state, viewer, texts: list[str]) -> list[str]:
 
 
 def shown_texts(decision: Decision, state) -> list[str]:
-    """The question, the options and the table. (Keys are printed card texts, which may mention other
-    cards by name: `keys_leak` checks them.)"""
+    """The question, the options and the table, without the printed card texts (which may mention
+    other cards by name: `keys_leak` checks them)."""
     shown = decision.shown_to(state)
-    return [shown.prompt, *shown.options, *table(state, decision.player)]
+    return [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
 
 
 def keys_leak(decision: Decision, state) -> list:
-    """Keys not of a component the decider sees."""
-    keys = [k for option in decision.shown_to(state).keys for k in option]
+    """Printed texts shown (an option's key, the texts the table spells out) not of a component the decider sees."""
+    keys = [f"{name}: {text}" for option in decision.shown_to(state).keys for name, text in option]
+    keys += [line[4:] for line in table(state, decision.player) if line.startswith("    ")]
     if not keys:
         return []
-    seen = {(_describe(e), str(e.attrs.get("text") or "").strip()) for e in state.entities.values()
+    seen = {f"{_describe(e)}: {str(e.attrs.get('text') or '').strip()}" for e in state.entities.values()
             if can_see(e, decision.player)}
     return [k for k in keys if k not in seen]
 
