@@ -111,6 +111,10 @@ class Presenter:
         if not can_see(e, self.viewer):
             return self.unseen(e)
         text = describe(e) if values else entity_name(e)
+        if values:  # what lies on it (a unit on a card, tokens on a card), as the table shows it
+            inner = [f"{humanize(z.name)}: {_contents(self, z, 1)}" for z in e.zones.values() if z.items]
+            if inner:
+                text += f" [{'; '.join(inner)}]"
         if where and e.zone is not None:
             text += f" in {self.zone(e.zone)}"
         return text
@@ -224,6 +228,15 @@ def shown(decision, state, viewer: int | None) -> Shown:
                     key.append((describe(e), card_text(e)))
         options.append("".join(text))
         keys.append(key)
+    # options that still read the same (two copies of a card side by side) are numbered
+    count: dict = {}
+    for text in options:
+        count[text] = count.get(text, 0) + 1
+    seen: dict = {}
+    for i, text in enumerate(options):
+        if count[text] > 1:
+            seen[text] = seen.get(text, 0) + 1
+            options[i] = f"{text} #{seen[text]}"
     return Shown(prompt_words(decision, state, viewer), options, keys, decision.secret)
 
 

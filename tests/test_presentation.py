@@ -267,3 +267,24 @@ def test_replay_as_a_player_tells_their_own_decisions_in_words(tmp_path, capsys)
     ids = set(Session(load_compiled("btwixt"), 4, 3).state.entities)
     assert not set(WORD.findall(out)) & ids
     assert "choose " not in out
+
+
+def test_copies_are_numbered_and_what_lies_on_a_card_is_shown(tmp_path):
+    from tests.tiny_game import tiny_game
+    rules = """\
+procedure play():
+    let p = players[0]
+    move [c for c in pile] to hand of p
+    let gem = first(c in hand of p where c.value == 3)
+    move first(c in hand of p where c.value == 1) to under of gem
+    choose x in hand of p by p ask "Which?"
+"""
+    session = Session(load_compiled(str(tiny_game(tmp_path, rules=rules))), 2, 0)
+    d = session.pending
+    shown = d.shown_to(session.state)
+    assert sorted(shown.options) == ["Coin (value 1)", "Gem (value 3) [under: Coin (value 1)]"]
+    rules = rules.replace("    move first(c in hand of p where c.value == 1) to under of gem\n", "")
+    session = Session(load_compiled(str(tiny_game(tmp_path, rules=rules, name="copies"))), 2, 0)
+    shown = session.pending.shown_to(session.state)
+    assert sorted(shown.options) == ["Coin (value 1) #1", "Coin (value 1) #2", "Gem (value 3)"]
+    assert Presenter(session.state, 1).zone(session.state.zone("hand", 0)) == "hand of P1"
