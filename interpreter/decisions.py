@@ -46,7 +46,7 @@ class Question:
     words: tuple | None = None
     shape: str = "choose"
 
-    def with_words(self, words: tuple) -> "Question":
+    def with_words(self, words: tuple) -> Question:
         return Question(self.source, words, self.shape)
 
 

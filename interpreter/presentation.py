@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from interpreter.decisions import player_label
 from interpreter.state import Entity, Zone
-from interpreter.views import back_of, can_see, sees_into
+from interpreter.views import back_of, can_see
 
 _META = {"copies"}  # record fields that are numbers but not part of what a card shows
 
@@ -127,8 +127,7 @@ class Presenter:
         back = back_of(e, self.viewer)
         word = f"face-down {humanize(back)}" if back else "hidden component"
         same = [x for x in zone.items if not can_see(x, self.viewer) and back_of(x, self.viewer) == back]
-        place = self.zone(zone) if sees_into(zone, self.viewer) or zone.owner is None or not isinstance(zone.owner, Entity) \
-            else "a hidden place"
+        place = self.zone(zone)  # a zone on a component names that component through the view too
         if len(same) <= 1:
             return f"{word} in {place}"
         return f"{word} {same.index(e) + 1} of {len(same)} in {place}"

@@ -141,7 +141,7 @@ def test_the_check_catches_labels_that_name_face_down_tokens():
 
 
 def test_a_token_its_placer_still_knows_reads_with_its_value():
-    session, d = _ygritte_decision()
+    session, _ = _ygritte_decision()
     state = session.state
     tokens = [e for e in state.entities.values() if e.kind == "token" and e.face_down]
     assert tokens and all(e.seen_by is None for e in tokens)  # taken from the supply unseen: nobody knows them
