@@ -99,13 +99,12 @@ def test_every_record_has_a_source_and_cards_have_text(game):
 
 def test_westeros_wildling_and_tides_cards_match_the_shared_data(game):
     """The hand-written Westeros and wildling cards carry the shared data's names, decks, copies and icons."""
-    import yaml
-
-    data_dir = _generator().DATA
+    generator = _generator()
+    data_dir = generator.DATA
     if not data_dir.is_dir():
         pytest.skip("../shared/data/agot is not next to the repository")
     recs = _records(game)
-    decks = yaml.safe_load((data_dir / "westeros_cards.yaml").read_text(encoding="utf-8"))["decks"]
+    decks = generator.load("westeros_cards.yaml")["decks"]
     expected = Counter()
     for n, (deck, cards) in enumerate(decks.items(), 1):
         for c in cards:
@@ -117,7 +116,7 @@ def test_westeros_wildling_and_tides_cards_match_the_shared_data(game):
             assert r.get("effect") or r["name"] == "Last Days of Summer", r["id"]
     assert ours == expected
     assert sum(ours.values()) == 30
-    wild = yaml.safe_load((data_dir / "wildling_cards.yaml").read_text(encoding="utf-8"))["cards"]
+    wild = generator.load("wildling_cards.yaml")["cards"]
     assert sorted(r["id"] for r in recs if r["kind"] == "wildling_card") == sorted(c["id"] for c in wild)
     for r in recs:
         if r["kind"] == "wildling_card":

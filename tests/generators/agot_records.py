@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-import yaml
+from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / ".." / "shared" / "data" / "agot"
@@ -30,8 +30,9 @@ ORDER_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "ra
 
 
 def load(name: str) -> dict:
+    """A shared data file as plain data (ruamel.yaml's safe loader: no tags, no objects)."""
     with open(DATA / name, encoding="utf-8") as f:
-        return yaml.safe_load(f)
+        return YAML(typ="safe", pure=True).load(f)
 
 
 def scalar(v) -> str:
