@@ -4,40 +4,19 @@ scenario prints, labels of options bound to none, and logs of games that stop on
 from __future__ import annotations
 
 import json
-import textwrap
-from pathlib import Path
 
 from interpreter import decisions
 from interpreter.cli import main
 from interpreter.games import load_compiled
 from interpreter.runtime import Session
 from interpreter.scenario import run_scenario
-from tiny_game import tiny_game
-
-
-def scenario(tmp_path: Path, body: str, name: str = "s.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(body).lstrip(), encoding="utf-8")
-    return path
-
-
-KB_BASE = """
-    name: {name}
-    game: kings_bounty
-    players: 2
-    setup: skip
-    given: |
-      move @elves_tower_1 to domains of players[0]
-      move @elves_archer_1 to garrison of @elves_tower_1
-      move [@humans_archer_1, @humans_warrior_1] to hand of players[1]
-    run: turn(players[1])
-"""
+from tiny_game import KB_SCENARIO, scenario_file, tiny_game
 
 
 # ---------------------------------------------------------------- expect_error and expect together
 
 def test_expectations_are_checked_after_an_expected_error(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="false after an illegal answer") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="false after an illegal answer") + """
     decisions:
       - play_unit humans_archer_1 elves_tower_1
     expect_error: DECISION-ILLEGAL
@@ -50,7 +29,7 @@ def test_expectations_are_checked_after_an_expected_error(tmp_path):
 
 
 def test_an_expected_error_leaves_the_table_for_the_expectations(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="an illegal answer changes nothing") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="an illegal answer changes nothing") + """
     decisions:
       - play_unit humans_archer_1 elves_tower_1
     expect_error: DECISION-ILLEGAL
@@ -65,7 +44,7 @@ def test_an_expected_error_leaves_the_table_for_the_expectations(tmp_path):
 # ---------------------------------------------------------------- failure messages
 
 def test_copies_of_one_card_are_told_apart_in_failures(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="copies") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="copies") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -76,7 +55,7 @@ def test_copies_of_one_card_are_told_apart_in_failures(tmp_path):
 
 
 def test_an_expectation_that_cannot_be_computed_speaks_the_language(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="top of an empty deck") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="top of an empty deck") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -90,7 +69,7 @@ def test_an_expectation_that_cannot_be_computed_speaks_the_language(tmp_path):
 # ---------------------------------------------------------------- who is asked, and the exact options
 
 def test_a_decision_can_name_its_player_and_options(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="checked decision") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="checked decision") + """
     decisions:
       - answer: play_unit humans_warrior_1 elves_tower_1
         by: P2
@@ -103,7 +82,7 @@ def test_a_decision_can_name_its_player_and_options(tmp_path):
 
 
 def test_a_decision_put_to_another_player_fails_at_its_entry(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="wrong player") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="wrong player") + """
     decisions:
       - {answer: return_cards, by: P1}
     expect:
@@ -117,7 +96,7 @@ def test_a_decision_put_to_another_player_fails_at_its_entry(tmp_path):
 
 
 def test_other_options_than_listed_fail_and_show_the_real_ones(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="wrong options") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="wrong options") + """
     decisions:
       - {answer: return_cards, options: [return_cards]}
     expect:
@@ -140,7 +119,7 @@ BIDS = """\
 
 def test_a_secret_wave_is_written_per_player_in_any_order(tmp_path):
     tiny_game(tmp_path, rules=BIDS)
-    path = scenario(tmp_path, """
+    path = scenario_file(tmp_path, """
     name: bids
     game: tiny
     players: 3
@@ -158,7 +137,7 @@ def test_a_secret_wave_is_written_per_player_in_any_order(tmp_path):
 
 def test_a_secret_wave_missing_a_player_fails(tmp_path):
     tiny_game(tmp_path, rules=BIDS)
-    path = scenario(tmp_path, """
+    path = scenario_file(tmp_path, """
     name: short wave
     game: tiny
     players: 2
@@ -171,7 +150,7 @@ def test_a_secret_wave_missing_a_player_fails(tmp_path):
     """)
     outcome = run_scenario(path)
     assert outcome.ok, "a plain label may still answer the next secret decision: " + outcome.render()
-    path = scenario(tmp_path, """
+    path = scenario_file(tmp_path, """
     name: two waves
     game: tiny
     players: 2
@@ -187,7 +166,7 @@ def test_a_secret_wave_missing_a_player_fails(tmp_path):
 
 
 def test_a_secret_wave_does_not_answer_a_decision_outside_secretly(tmp_path):
-    path = scenario(tmp_path, KB_BASE.format(name="not secret") + """
+    path = scenario_file(tmp_path, KB_SCENARIO.format(name="not secret") + """
     decisions:
       - secretly: {P2: return_cards}
     expect:

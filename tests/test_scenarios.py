@@ -1,12 +1,12 @@
 """Every scenario file under tests/scenarios/ runs as its own test; the runner itself is tested too."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from interpreter.scenario import find_scenarios, run_scenario
+from tiny_game import KB_SCENARIO, scenario_file
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 SCENARIOS = find_scenarios([SCENARIO_DIR])
@@ -32,27 +32,8 @@ def test_scenario_cites_the_rulebook(path):
 
 # ---------------------------------------------------------------- the runner must be able to fail
 
-def _write(tmp_path: Path, name: str, body: str) -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(body).lstrip(), encoding="utf-8")
-    return path
-
-
-BASE = """
-    name: {name}
-    game: kings_bounty
-    players: 2
-    setup: skip
-    given: |
-      move @elves_tower_1 to domains of players[0]
-      move @elves_archer_1 to garrison of @elves_tower_1
-      move [@humans_archer_1, @humans_warrior_1] to hand of players[1]
-    run: turn(players[1])
-"""
-
-
 def test_wrong_expectation_fails_with_a_useful_message(tmp_path):
-    path = _write(tmp_path, "wrong.yaml", BASE.format(name="deliberately wrong") + """
+    path = scenario_file(tmp_path, name="wrong.yaml", body=KB_SCENARIO.format(name="deliberately wrong") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -74,7 +55,7 @@ def test_wrong_expectation_fails_with_a_useful_message(tmp_path):
 
 
 def test_equality_failure_shows_both_sides(tmp_path):
-    path = _write(tmp_path, "wrong_len.yaml", BASE.format(name="wrong count") + """
+    path = scenario_file(tmp_path, name="wrong_len.yaml", body=KB_SCENARIO.format(name="wrong count") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -86,7 +67,7 @@ def test_equality_failure_shows_both_sides(tmp_path):
 
 
 def test_illegal_decision_fails_the_scenario(tmp_path):
-    path = _write(tmp_path, "illegal.yaml", BASE.format(name="archers cannot take archers") + """
+    path = scenario_file(tmp_path, name="illegal.yaml", body=KB_SCENARIO.format(name="archers cannot take archers") + """
     decisions:
       - play_unit humans_archer_1 elves_tower_1
     expect:
@@ -103,7 +84,7 @@ def test_illegal_decision_fails_the_scenario(tmp_path):
 
 
 def test_missing_decision_fails(tmp_path):
-    path = _write(tmp_path, "short.yaml", BASE.format(name="no decision given") + """
+    path = scenario_file(tmp_path, name="short.yaml", body=KB_SCENARIO.format(name="no decision given") + """
     expect:
       - "@elves_tower_1 in domains of players[0]"
     """)
@@ -114,7 +95,7 @@ def test_missing_decision_fails(tmp_path):
 
 
 def test_unused_decisions_fail(tmp_path):
-    path = _write(tmp_path, "long.yaml", BASE.format(name="one decision too many") + """
+    path = scenario_file(tmp_path, name="long.yaml", body=KB_SCENARIO.format(name="one decision too many") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
       - return_cards
@@ -127,7 +108,7 @@ def test_unused_decisions_fail(tmp_path):
 
 
 def test_expect_pending_missing_option_fails(tmp_path):
-    path = _write(tmp_path, "pending.yaml", BASE.format(name="archer is not offered") + """
+    path = scenario_file(tmp_path, name="pending.yaml", body=KB_SCENARIO.format(name="archer is not offered") + """
     expect_pending: play_unit humans_archer_1 elves_tower_1
     expect:
       - "@elves_tower_1 in domains of players[0]"
@@ -138,7 +119,7 @@ def test_expect_pending_missing_option_fails(tmp_path):
 
 
 def test_schema_error_in_scenario_file(tmp_path):
-    path = _write(tmp_path, "schema.yaml", """
+    path = scenario_file(tmp_path, name="schema.yaml", body="""
     name: misspelt field
     game: kings_bounty
     setup: skip
@@ -153,7 +134,7 @@ def test_schema_error_in_scenario_file(tmp_path):
 
 
 def test_unknown_name_in_expectation(tmp_path):
-    path = _write(tmp_path, "undef.yaml", BASE.format(name="typo") + """
+    path = scenario_file(tmp_path, name="undef.yaml", body=KB_SCENARIO.format(name="typo") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -166,7 +147,7 @@ def test_unknown_name_in_expectation(tmp_path):
 
 
 def test_expect_error_that_never_happens_fails(tmp_path):
-    path = _write(tmp_path, "no_error.yaml", BASE.format(name="the warrior is legal") + """
+    path = scenario_file(tmp_path, name="no_error.yaml", body=KB_SCENARIO.format(name="the warrior is legal") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect_error: DECISION-ILLEGAL
@@ -177,7 +158,7 @@ def test_expect_error_that_never_happens_fails(tmp_path):
 
 
 def test_runtime_error_in_expectation_fails_cleanly(tmp_path):
-    path = _write(tmp_path, "none_attr.yaml", BASE.format(name="top of an empty deck") + """
+    path = scenario_file(tmp_path, name="none_attr.yaml", body=KB_SCENARIO.format(name="top of an empty deck") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -189,7 +170,7 @@ def test_runtime_error_in_expectation_fails_cleanly(tmp_path):
 
 
 def test_any_with_a_value_uses_the_value(tmp_path):
-    path = _write(tmp_path, "any.yaml", BASE.format(name="any of false values") + """
+    path = scenario_file(tmp_path, name="any.yaml", body=KB_SCENARIO.format(name="any of false values") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:
@@ -203,7 +184,7 @@ def test_any_with_a_value_uses_the_value(tmp_path):
 
 
 def test_all_with_a_value_uses_the_value(tmp_path):
-    path = _write(tmp_path, "all.yaml", BASE.format(name="all human garrisons") + """
+    path = scenario_file(tmp_path, name="all.yaml", body=KB_SCENARIO.format(name="all human garrisons") + """
     decisions:
       - play_unit humans_warrior_1 elves_tower_1
     expect:

@@ -73,3 +73,25 @@ def tiny_game(tmp_path: Path, rules: str = RULES, records: str = RECORDS, attrib
     (root / "cards.yaml").write_text(textwrap.dedent(records), encoding="utf-8")
     (root / "main.rules").write_text(textwrap.dedent(rules), encoding="utf-8")
     return root
+
+
+# A King's Bounty table for scenario files written by tests: an elf tower garrisoned in front of P1,
+# two humans in P2's hand, and P2's turn to run. `{name}` is the scenario's name.
+KB_SCENARIO = """
+    name: {name}
+    game: kings_bounty
+    players: 2
+    setup: skip
+    given: |
+      move @elves_tower_1 to domains of players[0]
+      move @elves_archer_1 to garrison of @elves_tower_1
+      move [@humans_archer_1, @humans_warrior_1] to hand of players[1]
+    run: turn(players[1])
+"""
+
+
+def scenario_file(tmp_path: Path, body: str, name: str = "s.yaml") -> Path:
+    """Write a scenario file (indented text, as tests write it) and return its path."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body).lstrip(), encoding="utf-8")
+    return path
