@@ -288,3 +288,43 @@ procedure play():
     shown = session.pending.shown_to(session.state)
     assert sorted(shown.options) == ["Coin (value 1) #1", "Coin (value 1) #2", "Gem (value 3)"]
     assert Presenter(session.state, 1).zone(session.state.zone("hand", 0)) == "hand of P1"
+
+
+# ---------------------------------------------------------------- AGoT asks its questions in words
+def _agot_rule_statements() -> set:
+    """The first line of every `choose` statement and menu option in AGoT's rules (not its cards' texts)."""
+    lines = set()
+    for path in sorted((ROOT / "content" / "agot" / "rules").glob("*.rules")):
+        lines |= {line.strip() for line in path.read_text(encoding="utf-8").splitlines()}
+    return lines
+
+
+@pytest.mark.parametrize("players,variants", [(3, ()), (4, ()), (6, ()), (5, ("tides_of_battle",))])
+def test_every_agot_rules_decision_is_a_question_in_words(players, variants):
+    """Issue 10, section 4: every decision AGoT's rules put to a player (random games) carries an `ask`,
+    and so does each option of its menus: no default sentence, no option name read as words."""
+    from interpreter.codegen.library import MenuChoice
+    from interpreter.presentation import _ASKED, humanize
+    game = load_compiled("agot")
+    ours = _agot_rule_statements()
+    met: set = set()
+    for seed in range(2):
+        session = Session(game, players, seed, variants)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            d = session.pending
+            if d is None:
+                break
+            head = d.source.splitlines()[0].strip()
+            if head in ours:  # a statement of the rules; cards' own choices are not checked here
+                met.add(head)
+                shown = d.shown_to(session.state)
+                assert d.question.words is not None, f"no ask: {head!r}"
+                assert shown.prompt not in _ASKED.values() and not shown.prompt.startswith("Choose "), head
+                for v, text in zip(d.values, shown.options):
+                    if isinstance(v, MenuChoice):
+                        assert len(v.option) > 3 and v.option[3] is not None, f"option {v.name} of {head!r} has no ask"
+                        assert not text.startswith(humanize(v.name)), (head, text)
+            session.answer(rng.randrange(len(d.values)))
+    # the frequent ones were met: orders, bids, marches, House cards
+    assert len(met) >= 8, sorted(met)
