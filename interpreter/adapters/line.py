@@ -9,10 +9,8 @@ again without one replays its answers from the world.
 Chance lives inside the engine's seeded RNG: given its world, a line is deterministic.
 
 What a player knows of a line is its *record*: every log line told to everyone or to that player,
-every answer it gave (the question and the chosen option in words, as `Decision.shown_to` showed
-them to it: the same rendering a human player reads), that another player decided, and what it sees
-now (`interpreter.views.view`, and its pending decision through `shown_to`). Nothing else of the
-state reaches a player: never a label, an id or rule text.
+every answer it gave (its label rendered through the player's view), that another player decided,
+and what it sees now (`interpreter.views.view`). Nothing else of the state reaches a player.
 """
 from __future__ import annotations
 
@@ -42,7 +40,7 @@ class Line:
         self.arrangement = arrangement  # zone key -> component ids at the start, for a sampled world
         self.reseed: tuple | None = None  # (answers given, new seed): the RNG from that point on
         self.answers: list[int] = []
-        self.steps: list[tuple] = []  # per answer: (player, secret, question, option as that player read them)
+        self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
         self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # entity ids each player has seen when deciding (kept for the line of a real game only)
@@ -144,9 +142,9 @@ class Line:
         who = self.to_act()
         if self.seen is not None:
             self.seen[who] |= visible_ids(session.state, who)
-        shown = self.shown(who)
-        self.steps.append((who, d.secret, shown.prompt, shown.options[index]))
-        self.labels.append(d.label(index))
+        label = d.label(index)
+        self.steps.append((who, d.secret, d.prompt, shown_label(session.state, label, who)))
+        self.labels.append(label)
         self.events.append(("step", len(self.answers)))
         self.answers.append(index)
         self._cache.clear()
@@ -174,26 +172,13 @@ class Line:
                 winners = [player_label(w) for w in self.session.result.winners] if self.session.result else []
                 now = "the game is over; winners: " + (", ".join(winners) or "nobody")
             elif self.to_act() == player:
-                shown = self.shown(player)
-                now = f"you decide: {shown.prompt}" + (" (secretly)" if d.secret else "") + "\n" + "\n".join(
-                    f"[{i}] {text}" for i, text in enumerate(shown.options))
+                labels = [shown_label(session.state, label, player) for label in d.labels]
+                now = f"you decide: {d.prompt}" + (" (secretly)" if d.secret else "") + "\n" + "\n".join(
+                    f"[{i}] {label}" for i, label in enumerate(labels))
             else:
                 now = f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
             self._cache[key] = f"you are {player_label(player)}\n{seen}\n{now}"
         return self._cache[key]
-
-    def shown(self, player: int | None = None):
-        """The pending decision as `player` (by default the one to act) may read it: its question and
-        options in words (`Decision.shown_to`), the rendering a human player is shown."""
-        who = self.to_act() if player is None else player
-        key = ("shown", who)
-        if key not in self._cache:
-            self._cache[key] = self.session.pending.shown_to(self.session.state, who)
-        return self._cache[key]
-
-    def option_text(self, index: int, player: int | None = None) -> str:
-        """Option `index` of the pending decision as `player` (by default the one to act) reads it."""
-        return self.shown(player).options[index]
 
     def record(self, player: int) -> list[str]:
         """Everything `player` was told and did, in order (without what it sees now)."""
@@ -242,8 +227,7 @@ def visible_ids(state, player: int) -> set:
 
 
 def shown_label(state, label: str, player: int) -> str:
-    """A label with the ids of components `player` cannot see read '(hidden)'. What a player is shown
-    of an option is `Line.option_text` (`Decision.shown_to`); this is for code that has only a label."""
+    """A label as `player` may read it: the ids of components it cannot see read '(hidden)'."""
     entities = state.entities
     if not any(token in entities for token in label.split(" ")):
         return label
