@@ -19,10 +19,8 @@ import random
 
 from dsl.diagnostics import DiagnosticError
 from interpreter.codegen import CompiledGame
-from interpreter.codegen.library import items
 from interpreter.decisions import IllegalDecision, player_label
 from interpreter.runtime import Session, new_state
-from interpreter.state import Entity, Zone
 from interpreter.views import can_see, view
 
 HIDDEN = "(hidden)"
@@ -201,24 +199,12 @@ class Line:
 
 
 def _watch_moves(rt, first: dict) -> None:
-    """Note where each component goes when it first moves (the runtime's own move does the moving)."""
-    move = type(rt).move.__get__(rt)
+    """Note where each component goes when it first moves."""
+    def moved(e, old, zone) -> None:
+        if e.id not in first:
+            first[e.id] = (zone.key, e.face_down)
 
-    def watched(what, zone, at_top, face):
-        if type(what) is Entity:
-            moving = (what,)
-        else:
-            try:
-                moving = list(items(what))
-            except RuntimeError:
-                moving = ()
-        move(what, zone, at_top, face)
-        if type(zone) is Zone:
-            for e in moving:
-                if type(e) is Entity and e.id not in first:
-                    first[e.id] = (zone.key, face == "down")
-
-    rt.move = watched
+    rt.move_watchers.append(moved)
 
 
 # ---------------------------------------------------------------- rendering through a view
