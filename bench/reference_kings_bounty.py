@@ -1,7 +1,7 @@
 """Plain hand-written King's Bounty (card game), used as a speed baseline.
 
-Rules: /work/shared/rulebooks/kings_bounty.txt; designed title points and
-strengths: /work/shared/data/kings_bounty.md.  Every player follows the same
+Rules: ../shared/rulebooks/kings_bounty.txt; designed title points and
+strengths: ../shared/data/kings_bounty.md.  Every player follows the same
 uniform random policy as the interpreted version, so the two can be compared
 game for game in cost.
 

@@ -4,8 +4,8 @@ the hand-written reference game, and scoring recomputed independently from final
 The random-game batches are sized for a regression check; the soak runs of thousands of games
 are `rules simulate` commands (README.md, "Soak runs").
 
-The rulebook is /work/shared/rulebooks/kings_bounty.txt (Russian); facts it does not print
-(unit and castle strengths) come from /work/shared/data/kings_bounty.md.
+The rulebook is ../shared/rulebooks/kings_bounty.txt (Russian); facts it does not print
+(unit and castle strengths) come from ../shared/data/kings_bounty.md.
 """
 from __future__ import annotations
 
