@@ -18,22 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.adapters.line import Sampling  # noqa: E402
-from interpreter.agents import make_agent  # noqa: E402
+from interpreter.agents import play_with_agents  # noqa: E402
 from interpreter.games import load_compiled  # noqa: E402
-from interpreter.runtime import Session  # noqa: E402
-
-
-def play(game, players, kinds, seed, options=None):
-    session = Session(game, players, seed, start=False)
-    agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
-    for agent in agents:
-        if hasattr(agent, "attach"):
-            agent.attach(session)
-    session.call(game.content.manifest["start"])
-    while session.pending is not None:
-        d = session.pending
-        session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
-    return session.result.winners
 
 
 def main() -> None:
@@ -45,11 +31,11 @@ def main() -> None:
     ap.add_argument("--baseline", type=int, default=2000)
     args = ap.parse_args()
     game = load_compiled("kings_bounty")
-    base = sum(0 in play(game, args.players, ["random"] * args.players, s) for s in range(args.baseline)) / args.baseline
+    base = sum(0 in play_with_agents(game, args.players, ["random"] * args.players, s) for s in range(args.baseline)) / args.baseline
     kinds = ["ismcts"] + ["random"] * (args.players - 1)
     wins, start = 0, time.perf_counter()
     for g in range(args.games):
-        wins += 0 in play(game, args.players, kinds, args.seed + g, {"simulations": args.simulations})
+        wins += 0 in play_with_agents(game, args.players, kinds, args.seed + g, {"simulations": args.simulations})
         print(f"  game {g + 1}: {wins} wins so far", file=sys.stderr)
     seconds = (time.perf_counter() - start) / args.games
     p0 = max(base, 1 / args.players)

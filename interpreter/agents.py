@@ -141,3 +141,18 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
         from interpreter.adapters.ismcts_agent import ISMCTSAgent
         return ISMCTSAgent(seat, seed * 7919 + seat + 1, **(options or {}))
     raise ValueError(kind)
+
+
+def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None) -> list:
+    """Play one game with these agent kinds (one per seat), through the one decision path; its winners."""
+    from interpreter.runtime import Session  # the runtime imports nothing of agents: no cycle at import
+    session = Session(game, players, seed, start=False)
+    agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
+    for agent in agents:
+        if hasattr(agent, "attach"):  # a search agent follows the game it plays
+            agent.attach(session)
+    session.call(game.content.manifest["start"])
+    while session.pending is not None:
+        d = session.pending
+        session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
+    return session.result.winners

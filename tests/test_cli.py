@@ -10,16 +10,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
+from cli_run import run
 
 ROOT = Path(__file__).resolve().parent.parent
 KB = ROOT / "content" / "kings_bounty"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

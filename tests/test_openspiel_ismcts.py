@@ -7,27 +7,13 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from interpreter.agents import make_agent  # noqa: E402
+from interpreter.agents import play_with_agents  # noqa: E402
 from interpreter.cli import main  # noqa: E402
 from interpreter.games import load_compiled  # noqa: E402
-from interpreter.runtime import Session  # noqa: E402
 
 PLAYERS = 2
 GAMES = 12  # about 5 s each with 20 simulations per decision (bench/bench_ismcts.py measures more)
 SIMULATIONS = 20
-
-
-def _play(game, kinds, seed, options=None) -> list:
-    session = Session(game, PLAYERS, seed, start=False)
-    agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
-    for agent in agents:
-        if hasattr(agent, "attach"):
-            agent.attach(session)
-    session.call(game.content.manifest["start"])
-    while session.pending is not None:
-        d = session.pending
-        session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
-    return session.result.winners
 
 
 def binomial_tail(k: int, n: int, p: float) -> float:
@@ -45,9 +31,9 @@ def test_ismcts_beats_random_play_in_kings_bounty():
     game = load_compiled("kings_bounty")
     # the baseline: how often a random P1 wins (a shared win counts) against a random P2
     baseline_games = 300
-    baseline = sum(0 in _play(game, ["random", "random"], seed) for seed in range(baseline_games)) / baseline_games
+    baseline = sum(0 in play_with_agents(game, PLAYERS, ["random", "random"], seed) for seed in range(baseline_games)) / baseline_games
     p0 = max(baseline, 1 / PLAYERS)  # no lower than a fair share
-    wins = sum(0 in _play(game, ["ismcts", "random"], 1000 + g, {"simulations": SIMULATIONS}) for g in range(GAMES))
+    wins = sum(0 in play_with_agents(game, PLAYERS, ["ismcts", "random"], 1000 + g, {"simulations": SIMULATIONS}) for g in range(GAMES))
     p_value = binomial_tail(wins, GAMES, p0)
     assert p_value < 0.01, f"ISMCTS won {wins} of {GAMES} (random P1 wins {baseline:.0%}): p = {p_value:.3f}"
 

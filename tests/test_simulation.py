@@ -12,22 +12,15 @@ import random
 
 import pytest
 
-from interpreter.cli import main
 from interpreter.game_facts import report_spec, track_played
 from interpreter.games import known_games, load_compiled
 from interpreter.progress import NoProgress, Progress, progress_for
 from interpreter.runtime import Session
 from interpreter.simulation import Batch, chunks, default_workers, run_batch
 from tests.tiny_game import tiny_game
+from cli_run import run
 
 KB_BATCH = Batch("kings_bounty", players=3, games=16, seed=5)
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture(scope="module")
