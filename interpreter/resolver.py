@@ -111,9 +111,9 @@ class Resolver:
 
     def active_abilities(self, kind: str, event: str, others: tuple) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until the game changes (moves change which components are active)."""
+        active now; kept until the next move (only moves change which components are active)."""
         cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == self.rt.version:
+        if cached is not None and cached[0] == self.rt.moves:
             return cached[1]
         by_record, zones = others
         pairs = []
@@ -122,7 +122,7 @@ class Resolver:
                 hooks = by_record.get(entity.record_id)
                 if hooks and self.active(entity):
                     pairs.extend((hook, entity) for hook in hooks)
-        self.active_cache[(kind, event)] = (self.rt.version, pairs)
+        self.active_cache[(kind, event)] = (self.rt.moves, pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:

@@ -65,6 +65,7 @@ class Runtime:
         # Bumped by every change a rule function could see (moves, assignments, abilities coming and going):
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
+        self.moves = 0  # moves alone: which card abilities are active depends on nothing else
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         self.decisions = 0  # decisions answered so far, for the trace
@@ -225,6 +226,7 @@ class Runtime:
         nested = type(zone.owner) is Entity
         dest = zone.items
         self.version += 1
+        self.moves += 1
         for e in items:
             if type(e) is not Entity:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")

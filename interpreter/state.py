@@ -102,7 +102,7 @@ class State:
                 for pv in self.player_vars:
                     pv[name] = _copy(v.initial)
         self._entity_vars = [v for v in voc.variables.values() if v.scope == "entity"]
-        self._vars_of_kind: dict = {}  # kind -> the entity variables its components have
+        self._vars_of_kind: dict = {}  # kind -> (the entity variables its components have, their plain initial values)
         self._entity_zones = [(name, z.visibility) for name, z in voc.zones.items() if z.scope == "entity"]
 
     # ---------------------------------------------------------------- building
@@ -111,8 +111,15 @@ class State:
         kind = attrs["kind"]
         own = self._vars_of_kind.get(kind)
         if own is None:
-            own = self._vars_of_kind[kind] = [v for v in self._entity_vars if not v.kinds or kind in v.kinds]
-        variables = {v.name: _copy(attrs.get(v.initial_from, v.initial) if v.initial_from else v.initial) for v in own}
+            vars_ = [v for v in self._entity_vars if not v.kinds or kind in v.kinds]
+            # the common case, plain initial values, is a copy of one prepared dict
+            plain = all(v.initial_from is None and not isinstance(v.initial, (list, dict)) for v in vars_)
+            own = self._vars_of_kind[kind] = (vars_, {v.name: v.initial for v in vars_} if plain else None)
+        vars_, template = own
+        if template is not None:
+            variables = template.copy()
+        else:
+            variables = {v.name: _copy(attrs.get(v.initial_from, v.initial) if v.initial_from else v.initial) for v in vars_}
         e = Entity(eid, record_id, attrs, variables)
         # every component has each entity-scoped zone from the start, so rules read them without a check
         e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
