@@ -19,11 +19,11 @@ from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
 from interpreter.agents import ScriptExhausted
 from interpreter.codegen import compile_expression, compile_statements
-from interpreter.decisions import IllegalDecision, label_of, player_label
+from interpreter.codegen.library import show
+from interpreter.decisions import IllegalDecision, player_label
 from interpreter.games import load_compiled
 from interpreter.runtime import Session
 from interpreter.scenario_script import ScenarioScript, ScriptMismatch
-from interpreter.state import Entity, Zone
 
 
 @dataclass
@@ -209,22 +209,7 @@ def _in_words(exc: Exception) -> str:
 
 def _listing(value, t: str = "any") -> str:
     """A value in a failure message. Components show their ids, so that copies of one card differ."""
-    if isinstance(value, Zone):
-        return f"{label_of(value)} [{_listing(value.items, 'list[entity]')}]"
-    if isinstance(value, Entity):
-        return value.id
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int) and t == "player":
-        return player_label(value)
-    if isinstance(value, (list, tuple)):
-        inner = t[5:-1] if t.startswith("list[") else "any"
-        return ", ".join(_listing(v, inner) for v in value) if value else "nothing"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_listing(k)}: {_listing(v)}" for k, v in value.items()) + "}"
-    if value is None:
-        return "nobody" if t == "player" else "none"
-    return str(value)
+    return show(value, t, ids=True)
 
 
 def find_scenarios(paths: list[Path]) -> list[Path]:

@@ -506,19 +506,22 @@ def zone_name(zone: Zone) -> str:
     return f"{zone.name} of {player_label(zone.owner)}"
 
 
-def show(value, t: str = "any") -> str:
-    """How a value reads in a log line."""
+def show(value, t: str = "any", ids: bool = False) -> str:
+    """How a value reads in a log line; with `ids`, components read as their ids (so copies differ) and
+    zones list what they hold, as failure messages of scenario files want."""
     if isinstance(value, Entity):
-        return str(value.attrs.get("name") or value.id)
+        return value.id if ids else str(value.attrs.get("name") or value.id)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int) and t == "player":
         return player_label(value)
     if isinstance(value, (list, tuple)):
         inner = t[5:-1] if t.startswith("list[") else "any"
-        return ", ".join(show(v, inner) for v in value) if value else "nothing"
+        return ", ".join(show(v, inner, ids) for v in value) if value else "nothing"
     if isinstance(value, Zone):
-        return zone_name(value)
+        return f"{zone_name(value)} [{show(value.items, 'list[entity]', ids)}]" if ids else zone_name(value)
+    if isinstance(value, dict) and ids:
+        return "{" + ", ".join(f"{show(k, ids=True)}: {show(v, ids=True)}" for k, v in value.items()) + "}"
     if value is None:
         return "nobody" if t == "player" else "none"
     return str(value)
