@@ -21,6 +21,7 @@ class Num(Node):
 @dataclass
 class Str(Node):
     parts: list  # str pieces and Expr pieces from {interpolations}
+    text: str = ""  # as written, escapes decoded, {placeholders} kept: the key of its translations
 
 
 @dataclass

@@ -15,6 +15,8 @@ from dsl.inputs import read_text
 from dsl.limits import MAX_COPIES, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.schema_check import load_schema, validate
+from dsl.translations import (Translations, check_localized, check_translations, language_name, localized,
+                              options_without_ask, read_catalogue)
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
 from dsl.yaml_records import YamlDoc, load_yaml
 
@@ -45,6 +47,7 @@ class GameContent:
     entity_ids: dict = field(default_factory=dict)  # entity id -> Record (copies get _1, _2, ...)
     modules: list = field(default_factory=list)  # list[ast.Module]
     checker: Checker | None = None
+    translations: Translations = field(default_factory=Translations)
     content_hash: str = ""
     report: Report = field(default_factory=Report)
 
@@ -98,8 +101,9 @@ def _load_game(root: Path) -> GameContent:
             report.error("CONTENT-MISSING", f"{MANIFEST} is empty", Span(doc.path, 1, 1))
         return GameContent(root, manifest, Vocabulary(), report=report)
     voc = build_vocabulary(doc, report)
-    content = GameContent(root, manifest, voc, report=report)
+    content = GameContent(root, manifest, voc, report=report, translations=Translations(voc.languages))
     files = manifest.get("files") or {}
+    _read_translations(content, doc, files)
     # The attributes each kind requires are checked below, in Python: the same errors as the schema's
     # per-kind `if/then` rules (which editors use), without evaluating every kind's rule on every record.
     schema = {"type": "array", "items": record_schema(voc, kinds_required=False)}
@@ -159,12 +163,74 @@ def _load_game(root: Path) -> GameContent:
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     _check_report(manifest.get("report") or {}, doc, voc, checker, report)
+    check_translations(content.translations, content.modules, _words_needed(content, doc), report)
+    _localize(content)
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):
         report.error("REF-UNDEF", f"the score '{score}' is not a player variable", doc.span(("score",)),
                      did_you_mean(score, voc.variables))
     content.content_hash = hasher.hexdigest()[:16]
     return content
+
+
+def _read_translations(content: GameContent, doc: YamlDoc, files: dict) -> None:
+    """The game's own YAML texts in every language, and its catalogue files (not part of the content
+    hash: a translation changes no rule, so logs of the game still replay)."""
+    report, languages = content.report, content.vocabulary.languages
+    check_localized(content.manifest.get("name"), doc.span(("name",)), "the game's name", languages, report)
+    for variant, text in (content.manifest.get("variants") or {}).items():
+        check_localized(text, doc.span(("variants", variant)), f"the description of variant '{variant}'", languages, report)
+    schema = load_schema("translation.schema.json")
+    for rel in _file_list(content.root, files.get("translations"), report, doc, "translations"):
+        cdoc = _read(content.root / rel, report, hashlib.sha256())
+        if cdoc.data is None or cdoc.broken:
+            continue
+        problems = validate(cdoc, schema)
+        report.add(problems)
+        if not problems:
+            read_catalogue(cdoc, content.translations, report)
+    for lang in languages[1:]:
+        if lang not in content.translations.files:
+            report.error("I18N-MISSING", f"the game is played in {language_name(lang)} but no catalogue is for it",
+                         doc.span(("languages",)), f"write lang/{lang}.yaml (`language: {lang}`) and list it under files: translations")
+
+
+def _words_needed(content: GameContent, doc: YamlDoc) -> dict:
+    """Each identifier a player may read (the table, values in messages, options without `ask`), with
+    where it is declared."""
+    voc = content.vocabulary
+    needed: dict = {}
+    for name in voc.zones:
+        needed[name] = doc.span(("vocabulary", "zones", name))
+    for name, v in voc.variables.items():
+        if v.scope in ("game", "player"):
+            needed.setdefault(name, doc.span(("vocabulary", "variables", name)))
+    for name in voc.kinds:
+        needed.setdefault(name, doc.span(("vocabulary", "kinds", name)))
+    for enum, values in voc.enums.items():
+        if enum != "kind":
+            for i, value in enumerate(values):
+                needed.setdefault(value, doc.span(("vocabulary", "enums", enum, i)))
+    for name, t in voc.attributes.items():
+        if t == "number":
+            needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
+    for option in options_without_ask(content.modules):
+        needed.setdefault(option.name, option.span)
+    return needed
+
+
+def _localize(content: GameContent) -> None:
+    """Records' names and texts as the runtime holds them: Localized when given per language."""
+    languages = content.vocabulary.languages
+    manifest = content.manifest
+    if isinstance(manifest.get("name"), dict):
+        manifest["name"] = localized(manifest["name"], languages)
+    for variant, text in (manifest.get("variants") or {}).items():
+        content.vocabulary.variants[variant] = manifest["variants"][variant] = localized(text, languages)
+    for rec in content.records:
+        for key in ("name", "text"):
+            if isinstance(rec.data.get(key), dict):
+                rec.data[key] = localized(rec.data[key], languages)
 
 
 def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Report) -> None:

@@ -402,7 +402,7 @@ class ToAst(Transformer):
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])
-        return ast.Str(span, parts)
+        return ast.Str(span, parts, raw)
 
 
 def _unescape(body: str) -> tuple[str, list[int]]:

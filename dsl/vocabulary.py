@@ -67,6 +67,7 @@ class Vocabulary:
     card_functions: dict = field(default_factory=dict)
     priority: Priority = field(default_factory=Priority)
     variants: dict = field(default_factory=dict)
+    languages: tuple = ("en",)  # what players read it in; rule text is written in the first
 
     def type_ok(self, t: str) -> bool:
         if t.startswith("list[") and t.endswith("]"):
@@ -85,6 +86,7 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
     raw = manifest.get("vocabulary") or {}
     voc = Vocabulary()
     voc.variants = dict(manifest.get("variants") or {})
+    voc.languages = tuple(manifest.get("languages") or ("en",))
     for enum, values in (raw.get("enums") or {}).items():
         voc.enums[enum] = list(values)
         for v in values:
@@ -223,12 +225,13 @@ def value_problem(voc: Vocabulary, t: str, value) -> str | None:
 
 def record_schema(voc: Vocabulary, kinds_required: bool = True) -> dict:
     """The JSON Schema of one component record of this game, derived from its vocabulary."""
+    words = words_schema(voc.languages)
     props: dict = {
         "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
         "kind": {"enum": sorted(voc.kinds)},
-        "name": {"type": "string"},
+        "name": words,
         "copies": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
-        "text": {"type": "string"},
+        "text": words,
         "effect": {"type": "string"},
         "source": {"type": "string", "minLength": 1},
     }
@@ -238,7 +241,7 @@ def record_schema(voc: Vocabulary, kinds_required: bool = True) -> dict:
             props[name] = dict(props[name], default=voc.attribute_defaults[name])
     schema: dict = {
         "type": "object",
-        "required": ["id", "kind", "source"],
+        "required": ["id", "kind", "source"] + (["name"] if len(voc.languages) > 1 else []),
         "properties": props,
         "additionalProperties": False,
     }
@@ -247,6 +250,14 @@ def record_schema(voc: Vocabulary, kinds_required: bool = True) -> dict:
     if rules and kinds_required:
         schema["allOf"] = rules
     return schema
+
+
+def words_schema(languages: tuple) -> dict:
+    """A player-facing text of a record: a string in a game of one language, else one entry per language."""
+    if len(languages) == 1:
+        return {"type": "string"}
+    return {"type": "object", "required": list(languages), "additionalProperties": False,
+            "properties": {code: {"type": "string", "minLength": 1} for code in languages}}
 
 
 def type_schema(voc: Vocabulary, t: str) -> dict:

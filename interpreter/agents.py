@@ -59,19 +59,20 @@ class HumanAgent:
         self.session = session
 
     def decide(self, decision: Decision, view) -> int:
-        from interpreter.presentation import key, table
+        from interpreter.presentation import Presenter, key, table
         out = self.stdout
         state = self.session.state if self.session is not None else None
+        pr = Presenter(state, decision.player)
         shown = decision.shown_to(state)
-        out.write(f"\n--- {player_label(decision.player)}, your decision ---\n")
+        out.write(f"\n{pr.say('your decision', player=pr.player(decision.player, False))}\n")
         if state is not None:
             for line in table(state, decision.player):
                 out.write(f"  {line}\n")
-        out.write(f"{shown.prompt}{' (secretly)' if shown.secret else ''}:\n")
+        out.write(f"{shown.prompt}{pr.say('secretly') if shown.secret else ''}:\n")
         for i, text in enumerate(shown.options):
             out.write(f"  [{i}] {text}\n")
         if not self.told_keys:
-            out.write("(type an option's number; ? shows the text of every card on the table, ?N of the cards in option N)\n")
+            out.write(pr.say("how to answer") + "\n")
             self.told_keys = True
         while True:
             out.write("> ")
@@ -84,11 +85,11 @@ class HumanAgent:
             if text.startswith("?"):
                 wanted = text[1:].strip()
                 if wanted.isdigit() and int(wanted) < len(shown.keys):
-                    lines = [f"{name}: {body}" for name, body in shown.keys[int(wanted)]] or ["(this option names no card)"]
+                    lines = [f"{name}: {body}" for name, body in shown.keys[int(wanted)]] or [pr.say("no card in option")]
                 elif not wanted and state is not None:
-                    lines = key(state, decision.player) or ["(no card with a text is on the table)"]
+                    lines = key(state, decision.player) or [pr.say("no card on table")]
                 else:
-                    lines = ["type ? or ?N, N an option's number"]
+                    lines = [pr.say("help keys")]
                 out.write("".join(f"  {x}\n" for x in lines))
                 continue
             if text.isdigit() and int(text) < len(shown.options):
@@ -96,7 +97,7 @@ class HumanAgent:
             matches = [i for i, words in enumerate(shown.options) if text and words.lower().startswith(text.lower())]
             if len(matches) == 1:
                 return matches[0]
-            out.write("not a legal option; type its number\n")
+            out.write(pr.say("not legal") + "\n")
 
 
 AGENT_KINDS = ("random", "human", "ismcts")

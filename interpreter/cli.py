@@ -13,11 +13,13 @@ from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
+from dsl.translations import text_in
 from dsl.vocabulary import record_schema
 from interpreter.agents import AGENT_KINDS, make_agent, parse_agent_args
 from interpreter.decisions import IllegalDecision, player_label
 from interpreter.gamelog import check_log_path, make_log, read_log, replay, write_log
 from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
+from interpreter.phrases import say
 from interpreter.runtime import Session
 from interpreter.scenario import find_scenarios, run_scenario
 from interpreter.simulate_command import simulate
@@ -111,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file")
     pl.add_argument("--quiet", action="store_true", help="print only the result")
+    pl.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     pl.set_defaults(handler=cmd_play)
 
     sm = sub.add_parser("simulate", help="play many random games", description="Play N games with random agents and report errors, wins by seat, decisions and time.")
@@ -133,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--quiet", action="store_true")
     rp.add_argument("--as", dest="viewer", metavar="PLAYER", help="tell the game as this player (P1, P2, ...) may see it: public lines and lines to them")
     rp.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
+    rp.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     rp.set_defaults(handler=cmd_replay)
 
     ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
@@ -248,22 +252,26 @@ def cmd_play(args) -> int:
     agents = [make_agent(k, seat, args.seed, agent_args) for seat, k in enumerate(kinds)]
     humans = {i for i, k in enumerate(kinds) if k == "human"}
 
+    lang = choose_language(game, args.lang)
+    reader = next(iter(humans)) if len(humans) == 1 else None  # lines to everyone, through the one person's view
     out = _Output()
 
     def account(to, text):
         if args.quiet:
             return
         if to is None or to in humans:
-            out.say(("  " if to is None else f"  (to {player_label(to)}) ") + text)
+            out.say("  " + ("" if to is None else say(lang, "to you" if to == reader else "to player",
+                                                       player=say(lang, "player", n=to + 1)) + " ") + text)
 
-    print(f"{game.content.manifest['name']}: {players} players, seed {args.seed}" +
-          (f", variants {', '.join(args.variant)}" if args.variant else ""))
-    session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False)
+    manifest = game.content.manifest
+    print(say(lang, "header", name=text_in(manifest["name"], lang), players=players, seed=args.seed) +
+          (say(lang, "header variants", variants=", ".join(args.variant)) if args.variant else ""))
+    session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False, lang=lang, reader=reader)
     for agent in agents:
         if hasattr(agent, "attach"):  # a search agent follows the game's answers
             agent.attach(session)
     try:
-        session.call(game.content.manifest["start"])
+        session.call(manifest["start"])
         out.check()
         while session.pending is not None:
             d = session.pending
@@ -278,14 +286,36 @@ def cmd_play(args) -> int:
             write_log(log, args.log)
             print(f"log (up to the error) written to {args.log}", file=sys.stderr)
         raise
-    result = session.result
-    print("Final scores: " + ", ".join(f"{player_label(i)} {s}" for i, s in enumerate(result.scores)))
-    print("Winner: " + (", ".join(player_label(w) for w in result.winners) or "nobody"))
-    print(f"{len(session.history)} decisions")
+    print(result_lines(session, lang))
     if args.log:
         write_log(make_log(session, _game_ref(args.game)), args.log)
         print(f"log written to {args.log}")
     return 0
+
+
+def result_lines(session: Session, lang: str) -> str:
+    result = session.result
+    name = [say(lang, "player", n=i + 1) for i in range(session.state.players)]
+    return "\n".join([
+        say(lang, "final scores", scores=", ".join(say(lang, "score", player=name[i], score=s) for i, s in enumerate(result.scores))),
+        say(lang, "winner", winners=", ".join(name[w] for w in result.winners) or say(lang, "nobody")),
+        say(lang, "decisions", n=len(session.history)),
+    ])
+
+
+def choose_language(game, asked: str | None) -> str:
+    """--lang, else the environment's locale when the game is written in it, else the rule text's language."""
+    languages = game.content.vocabulary.languages
+    if asked is not None:
+        if asked not in languages:
+            raise DiagnosticError([Diagnostic("USAGE", f"--lang {asked}: {game.content.id} is played in {', '.join(languages)}")])
+        return asked
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            code = value.split("_")[0].split(".")[0].lower()
+            return code if code in languages else languages[0]
+    return languages[0]
 
 
 # ---------------------------------------------------------------- simulate
@@ -305,31 +335,36 @@ def cmd_replay(args) -> int:
         if args.viewer not in seats:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
+    try:
+        lang = choose_language(load_compiled(log["game"]), args.lang)
+    except DiagnosticError:  # a log whose game cannot be loaded: `replay` says why
+        lang = args.lang or "en"
 
     out = _Output()
 
     def tell(to, text):
         if to is None or to == viewer:
-            out.say(("  " if to is None else "  (to you) ") + text)
+            out.say("  " + ("" if to is None else say(lang, "to you") + " ") + text)
     if viewer is not None and not args.quiet:
-        _tell_as(log, viewer, tell, out, args.allow_changed_content)
+        _tell_as(log, viewer, tell, out, args.allow_changed_content, lang)
         outcome = replay(log, account=None, allow_changed=args.allow_changed_content)
     else:
-        outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content)
+        outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content, lang=lang)
     out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
 
 
-def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool) -> None:
-    """The logged game as `viewer` knew it: the lines told to everyone and to them, and each of their
-    own decisions as they were shown it (interpreter.presentation: words through their view), never
-    another player's choice. Stops quietly where the replay would not go on; `replay` says why."""
+def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) -> None:
+    """The logged game as `viewer` knew it: the lines told to everyone and to them, through their view,
+    and each of their own decisions as they were shown it (interpreter.presentation), never another
+    player's choice. Stops quietly where the replay would not go on; `replay` says why."""
     try:
         game = load_compiled(log["game"])
         if game.content.content_hash != log["content_hash"] and not allow_changed:
             return
-        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=tell, start=False)
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=tell, start=False,
+                          lang=lang, reader=viewer)
         session.call(game.content.manifest["start"])
         for index, _ in log["decisions"]:
             d = session.pending
@@ -337,7 +372,8 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool) -> None:
                 return
             if d.player == viewer and 0 <= index < len(d.values):
                 shown = d.shown_to(session.state, viewer)
-                out.say(f"  (you{', secretly' if shown.secret else ''}) {shown.prompt}: {shown.options[index]}")
+                out.say("  " + say(lang, "you chose secretly" if shown.secret else "you chose",
+                                   prompt=shown.prompt, option=shown.options[index]))
             session.answer(index)
     except (DiagnosticError, IllegalDecision):
         return

@@ -37,8 +37,9 @@ class Question:
     """What a `choose` statement asks, as the compiler leaves it: its rule text and its words.
 
     `source` is the statement's rule text, for debugging only: it is never shown to a player.
-    `words` is the `ask` text as pieces: plain strings, and (value, type) pairs for its {expressions},
-    rendered for each viewer (interpreter.presentation); None when the statement has no `ask`.
+    `words` is the `ask` text: its Message (dsl.translations: the text in every language), then a
+    (value, type) pair for each {expression}, rendered for each viewer in their language
+    (interpreter.presentation); None when the statement has no `ask`.
     `shape` says how to word a question without `ask`: "choose", "pick exactly 2", "pick up to N", ...
     """
 
@@ -79,7 +80,7 @@ class Decision:
         q = self.asked
         if not isinstance(q, Question):
             # (Question, words evaluated where the statement ran), or a sentence the engine wrote
-            q = self.asked = q[0].with_words(q[1]) if isinstance(q, tuple) else Question(str(q), (str(q),))
+            q = self.asked = q[0].with_words(q[1]) if isinstance(q, tuple) else Question(str(q), None, self.kind)
         return q
 
     @property

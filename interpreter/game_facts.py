@@ -122,8 +122,8 @@ def describe_records(game, ids) -> Describe:
         data = by_id.get(rid)
         if data is None:
             continue
-        if isinstance(data.get("name"), str):
-            out.names[rid] = data["name"]
+        if data.get("name"):
+            out.names[rid] = str(data["name"])  # in the rule text's language
         nums = {k: v for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool) and k != "copies"}
         if nums:
             out.numbers[rid] = nums

@@ -159,7 +159,7 @@ def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Se
     return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
 
 
-def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False) -> ReplayOutcome:
+def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False, lang: str | None = None) -> ReplayOutcome:
     """Play the logged decisions again from the logged seed; the final state and the result must be the same.
 
     A log of content that has changed since is refused unless `allow_changed`: its decisions may mean
@@ -167,7 +167,8 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     """
     try:
         game = load_compiled(log["game"])
-        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False)
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False,
+                          lang=lang)
     except DiagnosticError as err:
         if any(d.code != "USAGE" for d in err.diagnostics):
             raise  # the game's own content errors

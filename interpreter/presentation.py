@@ -18,65 +18,58 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.decisions import player_label
+from dsl.translations import Localized, Message, humanize, text_in
+from interpreter.phrases import say
 from interpreter.state import Entity, Zone
 from interpreter.views import back_of, can_see
 
 _META = {"copies"}  # record fields that are numbers but not part of what a card shows
 
 
-def humanize(name: str) -> str:
-    """An internal name as words: `play_card` is `play card`."""
-    return str(name).replace("_", " ").strip()
-
-
-def entity_name(e: Entity) -> str:
+def entity_name(e: Entity, lang: str = "en") -> str:
     name = e.attrs.get("name")
-    return str(name) if name else humanize(e.record_id)
+    return text_in(name, lang) if name else humanize(e.record_id)
 
 
-def values_of(e: Entity) -> list[str]:
-    """The number attributes a component shows, in the order of its record (`value 2`)."""
-    out = [f"{humanize(k)} {v}" for k, v in e.attrs.items()
-           if type(v) is int and k not in _META]
-    if e.face_down:
-        out.append("face down")
-    return out
+def card_text(e: Entity, lang: str = "en") -> str:
+    text = e.attrs.get("text")
+    return text_in(text, lang).strip() if text else ""
 
 
-_DESCRIBED: dict = {}  # id(attrs) -> (attrs, face down, text): a component's record never changes
-
-
-def describe(e: Entity) -> str:
-    """A component in full, as whoever sees it reads it: its name and values."""
-    known = _DESCRIBED.get(id(e.attrs))
-    if known is not None and known[0] is e.attrs and known[1] == e.face_down:
-        return known[2]
-    values = values_of(e)
-    text = entity_name(e) + (f" ({', '.join(values)})" if values else "")
-    if len(_DESCRIBED) > 100_000:
-        _DESCRIBED.clear()
-    _DESCRIBED[id(e.attrs)] = (e.attrs, e.face_down, text)
-    return text
-
-
-def card_text(e: Entity) -> str:
-    return str(e.attrs.get("text") or "").strip()
+def copy_number(e: Entity) -> int | None:
+    """Which copy of its record a component is (ids of copies end in _1, _2, ...), or None when it has no twin."""
+    if e.id == e.record_id:
+        return None
+    tail = e.id[len(e.record_id) + 1:]
+    return int(tail) if tail.isdigit() else None
 
 
 class Presenter:
-    """Renders values for one viewer (a seat, or None for a spectator) at the current state."""
+    """Renders values for one viewer (a seat, or None for a spectator) at the current state, in a
+    language: the state's (`Session(lang=...)`) unless one is given."""
 
-    def __init__(self, state=None, viewer: int | None = None):
+    def __init__(self, state=None, viewer: int | None = None, lang: str | None = None, brief: bool = False):
         self.state = state
+        self.brief = brief  # components by name alone, copies numbered (log lines)
         self.viewer = viewer
         self.players = state.players if state is not None else None
+        self.lang = lang or getattr(state, "lang", None) or "en"
+        self.tr = getattr(state, "translations", None)
+        self._described: dict = {}
+
+    def say(self, key: str, **values) -> str:
+        return say(self.lang, key, **values)
+
+    def word(self, identifier) -> str:
+        """An identifier of the game (a zone, a variable, an enum value, an option) as the reader reads it."""
+        return self.tr.word(self.lang, identifier) if self.tr is not None else humanize(identifier)
 
     # ------------------------------------------------------------ players and zones
     def player(self, seat, mark_you: bool = True) -> str:
         if seat is None or isinstance(seat, bool) or not isinstance(seat, int):
-            return player_label(seat)
-        return player_label(seat) + (" (you)" if mark_you and seat == self.viewer else "")
+            return self.say("nobody") if seat is None else str(seat)
+        name = self.say("player", n=seat + 1)
+        return self.say("you", player=name) if mark_you and seat == self.viewer else name
 
     def _shared(self, zone: Zone) -> str | None:
         if self.state is None or not isinstance(zone.owner, int) or isinstance(zone.owner, bool):
@@ -85,97 +78,145 @@ class Presenter:
         return getattr(zdef, "shared_with", None)
 
     def zone(self, zone: Zone) -> str:
-        name = humanize(zone.name)
+        name = self.word(zone.name)
         owner = zone.owner
         if owner is None:
             return name
         if isinstance(owner, Entity):
-            return f"{name} of {self.entity(owner, values=False)}"
+            return self.say("zone of", zone=name, owner=self.entity(owner, values=False))
         shared = self._shared(zone)
         if shared and self.players:
-            step = 1 if shared == "next" else -1
-            other = (owner + step) % self.players
-            side = "left" if shared == "next" else "right"
-            back = "right" if shared == "next" else "left"
+            other = (owner + (1 if shared == "next" else -1)) % self.players
             if owner == self.viewer and other != owner:
-                return f"your {name} with {player_label(other)} (on your {side})"
+                side = "left" if shared == "next" else "right"
+                return self.say("shared, yours", zone=name, other=self.player(other, False), side=self.say(side))
             if other == self.viewer:
-                return f"your {name} with {player_label(owner)} (on your {back})"
-            return f"{name} of {player_label(owner)} and {player_label(other)}"
+                side = "right" if shared == "next" else "left"
+                return self.say("shared, yours", zone=name, other=self.player(owner, False), side=self.say(side))
+            return self.say("shared", zone=name, owner=self.player(owner, False), other=self.player(other, False))
         if owner == self.viewer:
-            return f"your {name}"
-        return f"{name} of {player_label(owner)}"
+            return self.say("your zone", zone=name)
+        return self.say("zone of", zone=name, owner=self.player(owner, False))
 
     # ------------------------------------------------------------ components
+    def values_of(self, e: Entity) -> list[str]:
+        """The number attributes a component shows, in the order of its record (`value 2`)."""
+        out = [self.say("attribute", name=self.word(k), value=v) for k, v in e.attrs.items()
+               if type(v) is int and k not in _META]
+        if e.face_down:
+            out.append(self.say("face down"))
+        return out
+
+    def describe(self, e: Entity) -> str:
+        """A component in full, as whoever sees it reads it: its name and values."""
+        known = self._described.get(id(e.attrs))
+        if known is not None and known[0] == e.face_down:
+            return known[1]
+        values = self.values_of(e)
+        text = entity_name(e, self.lang) + (f" ({', '.join(values)})" if values else "")
+        self._described[id(e.attrs)] = (e.face_down, text)
+        return text
+
+    def card_text(self, e: Entity) -> str:
+        return card_text(e, self.lang)
+
+    def told_apart(self, e: Entity, text: str) -> str:
+        """A copy of a card with twins reads with its number: `Obelisk (strength 2) #1`."""
+        n = copy_number(e)
+        return text if n is None else self.say("copy", name=text, n=n)
+
     def entity(self, e: Entity, values: bool = True, where: bool = False) -> str:
         if not can_see(e, self.viewer):
             return self.unseen(e)
-        text = describe(e) if values else entity_name(e)
+        if self.brief:
+            return self.told_apart(e, entity_name(e, self.lang))
+        text = self.describe(e) if values else entity_name(e, self.lang)
         if values:  # what lies on it (a unit on a card, tokens on a card), as the table shows it
-            inner = [f"{humanize(z.name)}: {_contents(self, z, 1)}" for z in e.zones.values() if z.items]
+            inner = [f"{self.word(z.name)}: {_contents(self, z, 1)}" for z in e.zones.values() if z.items]
             if inner:
                 text += f" [{'; '.join(inner)}]"
         if where and e.zone is not None:
-            text += f" in {self.zone(e.zone)}"
+            text = self.say("in", what=text, place=self.zone(e.zone))
         return text
 
     def unseen(self, e: Entity) -> str:
         """A component the viewer cannot see, by where it lies: never its id, name or values."""
         zone = e.zone
         if zone is None:
-            return "a component out of play"
+            return self.say("out of play")
         back = back_of(e, self.viewer)
-        word = f"face-down {humanize(back)}" if back else "hidden component"
+        word = self.say("face-down", back=self.word(back)) if back else self.say("hidden")
         same = [x for x in zone.items if not can_see(x, self.viewer) and back_of(x, self.viewer) == back]
         place = self.zone(zone)  # a zone on a component names that component through the view too
-        if len(same) <= 1:
-            return f"{word} in {place}"
-        return f"{word} {same.index(e) + 1} of {len(same)} in {place}"
+        if len(same) > 1:
+            word = self.say("n of", what=word, i=same.index(e) + 1, n=len(same))
+        return self.say("in", what=word, place=place)
 
     # ------------------------------------------------------------ any value
     def value(self, v, t: str = "any", where: bool = False) -> str:
         if isinstance(v, Entity):
             return self.entity(v, where=where)
         if isinstance(v, bool):
-            return "yes" if v else "no"
+            return self.say("yes" if v else "no")
         if t == "player" and (v is None or isinstance(v, int)):
             return self.player(v)
         if isinstance(v, int):
             return str(v)
         if isinstance(v, Zone):
             return self.zone(v)
+        if isinstance(v, Localized):
+            return v.get(self.lang)
         if v is None:
-            return "nobody" if t == "player" else "none"
+            return self.say("nobody" if t == "player" else "none")
         if isinstance(v, (list, tuple)):
             inner = t[5:-1] if t.startswith("list[") else "any"
-            return ", ".join(self.value(x, inner) for x in v) if v else "nothing"
+            return ", ".join(self.value(x, inner) for x in v) if v else self.say("nothing")
         if isinstance(v, dict):
-            return ", ".join(f"{self.value(k)}: {self.value(x)}" for k, x in v.items()) if v else "nothing"
-        return humanize(v)
+            return ", ".join(f"{self.value(k)}: {self.value(x)}" for k, x in v.items()) if v else self.say("nothing")
+        return self.word(v)
 
-    def words(self, parts) -> str:
-        """An `ask` text: its plain pieces as written, its {values} through the view."""
-        return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in parts)
+    def words(self, text) -> str:
+        """A `log` or `ask` text (its Message, then a (value, type) per {expression}) in the reader's
+        language, its values through the reader's view."""
+        if not text:
+            return ""
+        if isinstance(text[0], Message):
+            out = []
+            for piece in text[0].pieces(self.lang):
+                out.append(piece if isinstance(piece, str) else self.value(*text[1 + piece]))
+            return "".join(out)
+        return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in text)
+
+
+def describe(e: Entity, state=None) -> str:
+    """A component in full (name and values), as one who sees it reads it in the state's language."""
+    return Presenter(state).describe(e)
+
+
+def line(state, text, viewer: int | None, lang: str | None = None) -> str:
+    """A log line as `viewer` reads it (None: a spectator), at the state it was written in: the
+    components it names by their names, copies of one card told apart (`Obelisk #2`)."""
+    return Presenter(state, viewer, lang, brief=True).words(text)
 
 
 # ---------------------------------------------------------------- decisions
-_ASKED = {"choose": "Choose one", "menu": "Choose what to do", "order": "Choose which comes first"}
+_ASKED = {"choose": "choose one", "menu": "choose what", "order": "choose first", "abilities": "which ability"}
 
 
-def prompt_words(decision, state, viewer: int | None) -> str:
+def prompt_words(decision, state, viewer: int | None, lang: str | None = None) -> str:
     """The question in words: the `ask` text, or a plain sentence made from the kind of choice."""
+    pr = Presenter(state, viewer, lang)
     q = decision.question
     if q.words is not None:
-        return Presenter(state, viewer).words(q.words)
+        return pr.words(q.words)
     shape = q.shape or decision.kind
     if shape.startswith("pick"):
         how = shape[5:]  # "exactly 2", "up to 3", "at least 1", or "" when the number is computed
-        if how.startswith("up to"):
-            return f"Choose {how}, one at a time (done to stop)"
-        if how.startswith("at least"):
-            return f"Choose {how}, one at a time (done when you have enough)"
-        return f"Choose {how or 'several'}, one at a time"
-    return _ASKED.get(shape, _ASKED.get(decision.kind, "Choose one"))
+        for kind in ("exactly", "up to", "at least"):
+            if how.startswith(kind):
+                return pr.say("pick " + kind, n=how[len(kind):].strip())
+        return pr.say("pick several")
+    return pr.say(_ASKED.get(shape, _ASKED.get(decision.kind, "choose one")))
 
 
 @dataclass
@@ -192,9 +233,9 @@ class Shown:
                 "keys": [[{"name": n, "text": t} for n, t in k] for k in self.keys]}
 
 
-def shown(decision, state, viewer: int | None) -> Shown:
+def shown(decision, state, viewer: int | None, lang: str | None = None) -> Shown:
     from interpreter.codegen.library import Done, MenuChoice
-    pr = Presenter(state, viewer)
+    pr = Presenter(state, viewer, lang)
     # Each option as pieces: plain words, and (slot, value, type) for values; a slot groups the
     # values that stand in the same place of different options, so that where a component lies is
     # told only when it tells them apart.
@@ -203,9 +244,9 @@ def shown(decision, state, viewer: int | None) -> Shown:
         if decision.players:
             pieces.append([pr.player(v)])
         elif isinstance(v, MenuChoice):
-            pieces.append(_menu_pieces(v))
+            pieces.append(_menu_pieces(pr, v))
         elif isinstance(v, Done):
-            pieces.append(["done: choose no more"])
+            pieces.append([pr.say("done")])
         else:
             pieces.append([("value", v, "any")])
     zones: dict = {}
@@ -223,8 +264,8 @@ def shown(decision, state, viewer: int | None) -> Shown:
             slot, v, t = p
             text.append(pr.value(v, t, where=len(zones.get(slot, ())) > 1))
             for e in _entities(v):
-                if can_see(e, viewer) and card_text(e) and (describe(e), card_text(e)) not in key:
-                    key.append((describe(e), card_text(e)))
+                if can_see(e, viewer) and pr.card_text(e) and (pr.describe(e), pr.card_text(e)) not in key:
+                    key.append((pr.describe(e), pr.card_text(e)))
         options.append("".join(text))
         keys.append(key)
     # options that still read the same (two copies of a card side by side) are numbered
@@ -236,22 +277,21 @@ def shown(decision, state, viewer: int | None) -> Shown:
         if count[text] > 1:
             seen[text] = seen.get(text, 0) + 1
             options[i] = f"{text} #{seen[text]}"
-    return Shown(prompt_words(decision, state, viewer), options, keys, decision.secret)
+    return Shown(prompt_words(decision, state, viewer, lang), options, keys, decision.secret)
 
 
-def _menu_pieces(choice) -> list:
+def _menu_pieces(pr: Presenter, choice) -> list:
     option = choice.option  # (name, shown bindings, player bindings[, words])
     name = option[0]
     words = option[3] if len(option) > 3 else None
     if words is not None:
-        out = []
-        for i, part in enumerate(words(*choice.bound)):
-            out.append(part if isinstance(part, str) else ((name, i), part[0], part[1]))
-        return out
+        text = words(*choice.bound)  # (Message, (value, type), ...)
+        return [piece if isinstance(piece, str) else ((name, piece), *text[1 + piece])
+                for piece in text[0].pieces(pr.lang)]
     args = choice.args
     if not args:
-        return [humanize(name)]
-    out: list = [humanize(name) + ": "]
+        return [pr.word(name)]
+    out: list = [pr.word(name) + ": "]
     for i, a in enumerate(args):
         if i:
             out.append(", ")
@@ -271,11 +311,11 @@ def _entities(v):
 SPELLED_OUT = 8  # a zone of the table with at most this many components shows their texts too
 
 
-def table(state, viewer: int | None) -> list[str]:
+def table(state, viewer: int | None, lang: str | None = None) -> list[str]:
     """The table as `viewer` sees it, one line per zone that holds something, then the scores and
     other public variables: names and values of what the viewer sees, counts of what it does not.
     The components of a zone of the table (not a player's) that holds a few show their texts."""
-    pr = Presenter(state, viewer)
+    pr = Presenter(state, viewer, lang)
     lines = []
     zones = list(state.game_zones.values())
     order = [viewer] + [p for p in range(state.players) if p != viewer] if viewer is not None else range(state.players)
@@ -286,12 +326,12 @@ def table(state, viewer: int | None) -> list[str]:
             lines.append(f"{pr.zone(zone)}: {_contents(pr, zone)}")
             if zone.owner is None and len(zone.items) <= SPELLED_OUT:
                 # the few cards in the middle of the table (a row of titles, the current ally) with their texts
-                lines.extend(f"    {describe(e)}: {card_text(e)}" for e in zone.items if can_see(e, viewer) and card_text(e))
-    shown = [f"{humanize(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.game_vars.items() if _worth(v)]
+                lines.extend(f"    {pr.describe(e)}: {pr.card_text(e)}" for e in zone.items if can_see(e, viewer) and pr.card_text(e))
+    shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.game_vars.items() if _worth(v)]
     if shown:
-        lines.append("game: " + ", ".join(shown))
+        lines.append(f"{pr.say('game')}: " + ", ".join(shown))
     for p in order:
-        shown = [f"{humanize(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.player_vars[p].items() if _worth(v)]
+        shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.player_vars[p].items() if _worth(v)]
         if shown:
             lines.append(f"{pr.player(p)}: " + ", ".join(shown))
     return lines
@@ -301,15 +341,15 @@ def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
     seen, unseen = [], {}
     for e in zone.items:
         if can_see(e, pr.viewer):
-            text = describe(e)
-            inner = [f"{humanize(z.name)}: {_contents(pr, z, depth + 1)}" for z in e.zones.values() if z.items] if depth < 4 else []
+            text = pr.describe(e)
+            inner = [f"{pr.word(z.name)}: {_contents(pr, z, depth + 1)}" for z in e.zones.values() if z.items] if depth < 4 else []
             seen.append(text + (f" [{'; '.join(inner)}]" if inner else ""))
         else:
             back = back_of(e, pr.viewer)
             unseen[back] = unseen.get(back, 0) + 1
     for back, n in unseen.items():
-        seen.append(f"{n} face-down {humanize(back)}{'s' if n > 1 else ''}" if back else f"{n} hidden")
-    return ", ".join(seen) or "empty"
+        seen.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))
+    return ", ".join(seen) or pr.say("empty")
 
 
 def _worth(v) -> bool:
@@ -321,13 +361,14 @@ def _var_type(state, name: str) -> str:
     return v.type if v is not None else "any"
 
 
-def key(state, viewer: int | None) -> list[str]:
+def key(state, viewer: int | None, lang: str | None = None) -> list[str]:
     """The full text of every component the viewer sees on the table, each card once."""
+    pr = Presenter(state, viewer, lang)
     out, done = [], set()
     for zone in state.all_zones():
         for e in zone.items:
-            if can_see(e, viewer) and card_text(e):
-                line = f"{describe(e)}: {card_text(e)}"
+            if can_see(e, viewer) and pr.card_text(e):
+                line = f"{pr.describe(e)}: {pr.card_text(e)}"
                 if line not in done:
                     done.add(line)
                     out.append(line)

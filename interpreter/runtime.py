@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import _what
-from interpreter.decisions import Decision, IllegalDecision
+from interpreter.decisions import Decision, IllegalDecision, Question
+from interpreter.presentation import line
 from interpreter.resolver import Resolver
 from interpreter.state import Entity, State, Zone, holder
 
@@ -27,6 +28,7 @@ def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State
     content = game.content
     voc = content.vocabulary
     state = State(voc, players, seed, tuple(variants))
+    state.translations = content.translations
     entity_attrs = [name for name, t in voc.attributes.items() if t in ("entity", "list[entity]")]
     for eid, rec in content.entity_ids.items():
         state.add_entity(eid, rec.id, rec.data)
@@ -70,6 +72,7 @@ class Runtime:
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         self.decisions = 0  # decisions answered so far, for the trace
         self.account = account  # callable(to_player_or_None, text) or None
+        self.reader = None  # whose view lines told to everyone are rendered through (None: a spectator's)
         self.trace = trace
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
@@ -110,7 +113,7 @@ class Runtime:
                 cand = fired[0]
                 tied = res.tied(fired)
                 if len(tied) > 1:
-                    pick = yield Decision(cand.controller, f"which ability resolves first ({name})",
+                    pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
                                           [c.source for c in tied], "order")
                     cand = tied[pick]
                 if self.trace is not None:
@@ -209,9 +212,11 @@ class Runtime:
             value = self.apply_modifiers(name, args, value)
         return value
 
-    def log(self, to, text: str) -> None:
+    def log(self, to, text: tuple) -> None:
+        """A line of the game's account: rendered, in the state's language, through the view of the
+        player it is told to (or of the reader), as things stand when it is written."""
         if self.account is not None:
-            self.account(to, text)
+            self.account(to, line(self.state, text, self.reader if to is None else to))
 
     # ------------------------------------------------------------ state changes
     def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:
@@ -272,8 +277,12 @@ class Session:
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants=(), account=None, trace: bool = False,
                  procedure: str | None = None, args: list | None = None, state: State | None = None,
-                 keep_labels: bool = True, start: bool = True):
+                 keep_labels: bool = True, start: bool = True, lang: str | None = None, reader: int | None = None):
         content = game.content
+        languages = content.vocabulary.languages
+        if lang is not None and lang not in languages:
+            raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is not written in '{lang}'",
+                                              hint=f"its languages: {', '.join(languages)}")])
         lo, hi = content.manifest["players"]["min"], content.manifest["players"]["max"]
         if not lo <= players <= hi:
             raise DiagnosticError([Diagnostic("USAGE", f"{content.id} is for {lo} to {hi} players, not {players}")])
@@ -285,7 +294,10 @@ class Session:
         self.game = game
         self.keep_labels = keep_labels
         self.state = state if state is not None else new_state(game, players, seed, variants)
+        if lang is not None:
+            self.state.lang = lang
         self.rt = Runtime(game, self.state, account, [] if trace else None)
+        self.rt.reader = reader
         self.history: list[int] = []
         self.labels: list[str] = []
         self.pending: Decision | None = None

@@ -121,7 +121,7 @@ def _write_report(folder: Path, game, players: int, args, results: list):
     described = describe_records(game, ids)
     report = {
         "game": game.content.id,
-        "name": game.content.manifest.get("name", game.content.id),
+        "name": str(game.content.manifest.get("name", game.content.id)),
         "players": players,
         "games": args.games,
         "seed": args.seed,

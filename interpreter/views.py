@@ -52,7 +52,7 @@ def view(state: State, viewer: int | None) -> dict:
         for e in zone.items:
             if can_see(e, viewer):
                 shown.append(e.id)
-                info = {"kind": e.kind, "name": e.attrs.get("name", e.id)}
+                info = {"kind": e.kind, "name": str(e.attrs.get("name", e.id))}
                 if e.vars:
                     info["vars"] = encode(e.vars)
                 if e.face_down:

@@ -43,10 +43,10 @@ procedure play():
 
 def test_suppose_evaluates_as_if_moved_then_puts_everything_back(tmp_path):
     session, lines = play(tiny_game(tmp_path, rules=SUPPOSE))
-    assert lines[0] == "before coin_1, coin_2, gem"
+    assert lines[0] == "before coin 1, coin 2, gem"
     assert lines[1] == "if moved: 4"  # gem 3 + coin 1, as if both were in P1's hand
     assert lines[2] == "nested: 2"
-    assert lines[3] == "after coin_1, coin_2, gem 0 0"  # the same order as before, nothing moved
+    assert lines[3] == "after coin 1, coin 2, gem 0 0"  # the same order as before, nothing moved
     assert lines[4] == "face down kept: 2 yes"  # put back face down, still known to P2 alone
     assert session.state.entities["gem"].seen_by == 1
 
@@ -126,7 +126,7 @@ procedure play():
 
 def test_break_and_continue_leave_the_innermost_loop(tmp_path):
     session, lines = play(tiny_game(tmp_path, rules=LOOPS))
-    assert lines == ["coin_1, coin_2"]
+    assert lines == ["coin 1, coin 2"]  # records without a name read as their ids in words
     assert [pv["points"] for pv in session.state.player_vars] == [1 + 3 + 5, 3]
 
 
@@ -205,7 +205,9 @@ procedure play():
     log "{place_of(gem)} {place_of(coin)} {on_the_table} {len(before)} {len(live)}"
 """
     session, lines = play(tiny_game(tmp_path, rules=rules))
-    assert lines == ["none Gem none 1 0"]  # the gem lies in a player's hand, the coin on the gem
+    # the gem lies in a player's hand, the coin on the gem; a line told to everyone names the gem as a
+    # spectator sees it, by where it lies
+    assert lines == ["none hidden component in hand of P2 none 1 0"]
 
 
 def test_a_modifier_reading_its_own_function_sees_the_unmodified_value(tmp_path):

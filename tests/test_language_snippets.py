@@ -347,8 +347,8 @@ def test_agot_orders_are_placed_face_down_then_revealed_and_resolved_by_type_in_
     assert t.logs == [
         "P2 resolves raid in Highgarden",
         "P1 resolves raid in Lannisport",
-        "P3 resolves consolidate_power in Sunset Sea",
-        "P1 resolves consolidate_power in The Golden Sound",
+        "P3 resolves consolidate power in Sunset Sea",
+        "P1 resolves consolidate power in The Golden Sound",
     ]
 
 

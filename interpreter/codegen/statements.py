@@ -114,7 +114,7 @@ class Statements:
     def s_Log(self, s) -> None:
         # Evaluated even with nobody listening, so an error in a log line shows in simulations too.
         to = self.expr(s.to) if s.to is not None else "None"
-        self.w.line(f"rt.log({to}, {self.expr(s.message)})")
+        self.w.line(f"rt.log({to}, {self.words(s.message)})")
 
     def s_Return(self, s) -> None:
         """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
@@ -152,10 +152,12 @@ class Statements:
         return f"[{v} for {v} in {items} if {inner.expr(cond)}]"
 
     def words(self, text: ast.Str, ex: Expressions | None = None) -> str:
-        """An `ask` text as a tuple: its plain pieces, and (value, type) for each {expression}."""
+        """A `log` or `ask` text as a tuple: its Message (the pieces in every language), then
+        (value, type) for each {expression}, computed here in the rule text's order."""
         ex = ex or self.ex
-        parts = [literal(p) if isinstance(p, str) else f"({ex.expr(p)}, {literal(p.type)})" for p in text.parts]
-        return "(" + "".join(part + ", " for part in parts) + ")"
+        message = self.unit.constant(self.game.content.translations.message(text))
+        values = [f"({ex.expr(p)}, {literal(p.type)})" for p in text.parts if not isinstance(p, str)]
+        return "(" + message + ", " + "".join(v + ", " for v in values) + ")"
 
     def question(self, s, shape: str) -> str:
         """The prompt a decision gets: a Question (rule text for debugging, the `ask` words), kept as a
@@ -163,7 +165,8 @@ class Statements:
         source = s.span.text.strip()
         ask = s.ask
         if ask is None or all(isinstance(p, str) for p in ask.parts):
-            return self.unit.constant(Question(source, None if ask is None else tuple(ask.parts), shape))
+            words = None if ask is None else (self.game.content.translations.message(ask),)
+            return self.unit.constant(Question(source, words, shape))
         return f"({self.unit.constant(Question(source, None, shape))}, {self.words(ask)})"
 
     def s_Choose(self, s) -> None:
