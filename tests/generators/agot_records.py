@@ -28,6 +28,78 @@ CASTLE = {"none": 0, "castle": 1, "stronghold": 2}
 ORDER_NAMES = {"march": "March", "defense": "Defense", "support": "Support", "raid": "Raid",
                "consolidate_power": "Consolidate Power"}
 
+# Names and texts players read, in English and Russian (rulebook agot_ru.txt where it names the
+# thing; else the Russian translation of the novels; RU_DESIGNED marks our own).
+HOUSE_RU = {"stark": "Старк", "lannister": "Ланнистер", "baratheon": "Баратеон", "greyjoy": "Грейджой",
+            "tyrell": "Тирелл", "martell": "Мартелл"}
+HOUSE_RU_PLURAL_GEN = {"stark": "Старков", "lannister": "Ланнистеров", "baratheon": "Баратеонов",
+                       "greyjoy": "Грейджоев", "tyrell": "Тиреллов", "martell": "Мартеллов"}
+UNIT_RU = {"footman": "Пеший воин", "knight": "Рыцарь", "ship": "Корабль", "siege_engine": "Осадная башня"}
+UNIT_EN_PLURAL = {"footman": "footmen", "knight": "knights", "ship": "ships", "siege_engine": "siege engines"}
+AREA_RU = {
+    "castle_black": "Чёрный замок", "karhold": "Кархолд", "winterfell": "Винтерфелл",
+    "the_stony_shore": "Каменистый берег", "white_harbor": "Белая Гавань", "widows_watch": "Вдовий Дозор",
+    "flints_finger": "Кремнёвый Палец", "greywater_watch": "Сероводье", "moat_cailin": "Ров Кейлин",
+    "seagard": "Сигард", "the_twins": "Близнецы", "the_fingers": "Персты",
+    "the_mountains_of_the_moon": "Лунные горы", "the_eyrie": "Орлиное Гнездо", "pyke": "Пайк",
+    "riverrun": "Риверран", "lannisport": "Ланниспорт", "stoney_sept": "Каменная Септа",
+    "harrenhal": "Харренхол", "crackclaw_point": "Мыс Раздвоенной Клешни", "dragonstone": "Драконий Камень",
+    "searoad_marches": "Приморские марки", "blackwater": "Черноводная", "kings_landing": "Королевская гавань",
+    "kingswood": "Королевский лес", "highgarden": "Хайгарден", "the_reach": "Простор",
+    "dornish_marches": "Дорнийские марки", "the_boneway": "Костяной путь", "storms_end": "Штормовой Предел",
+    "oldtown": "Старомест", "three_towers": "Три Башни", "princes_pass": "Принцев перевал",
+    "yronwood": "Айронвуд", "starfall": "Звездопад", "salt_shore": "Солёный Берег",
+    "sunspear": "Солнечное Копьё", "the_arbor": "Арбор",
+    "bay_of_ice": "Ледовый залив", "the_shivering_sea": "Дрожащее море", "the_narrow_sea": "Узкое море",
+    "sunset_sea": "Закатное море", "ironmans_bay": "Залив Железных Людей", "the_golden_sound": "Золотой пролив",
+    "blackwater_bay": "Черноводный залив", "shipbreaker_bay": "Залив Губительных Валов",
+    "west_summer_sea": "Западное Летнее море", "redwyne_straights": "Пролив Редвин",
+    "east_summer_sea": "Восточное Летнее море", "sea_of_dorne": "Дорнийское море",
+}
+# the genitive of the lands that have a port or a garrison («порт Солнечного Копья»)
+AREA_RU_GEN = {"winterfell": "Винтерфелла", "white_harbor": "Белой Гавани", "pyke": "Пайка",
+               "lannisport": "Ланниспорта", "dragonstone": "Драконьего Камня", "storms_end": "Штормового Предела",
+               "oldtown": "Староместа", "sunspear": "Солнечного Копья", "highgarden": "Хайгардена"}
+# areas the rulebook names (the others: the novels' Russian names)
+AREA_RU_FROM_RULEBOOK = {"winterfell", "seagard", "riverrun", "the_twins", "harrenhal", "lannisport", "stoney_sept",
+                         "searoad_marches", "blackwater", "kings_landing", "kingswood", "highgarden", "the_reach",
+                         "dornish_marches", "the_boneway", "storms_end", "yronwood", "sunspear", "pyke", "the_arbor",
+                         "dragonstone", "sunset_sea", "the_golden_sound", "west_summer_sea", "redwyne_straights",
+                         "east_summer_sea", "sea_of_dorne"}
+ORDER_RU = {"march": "похода", "defense": "обороны", "support": "подмоги", "raid": "набега",
+            "consolidate_power": "усиления власти"}
+ORDER_TEXT_RU = {
+    "march_minus_1": "Отряды из этой области переходят в соседние области (можно в несколько, но не более одного "
+                     "боя за приказ). Боевая сила атакующего изменяется на -1.",
+    "march_0": "Как приказ похода, без модификатора.",
+    "march_plus_1": "Как приказ похода; атакующий получает +1 к боевой силе в бою, начатом этим приказом.",
+    "defense_plus_1_a": "+1 к боевой силе защитника этой области.",
+    "defense_plus_1_b": "+1 к боевой силе защитника этой области.",
+    "defense_plus_2": "+2 к боевой силе защитника этой области.",
+    "support_0_a": "Отряды из этой области могут добавить свою боевую силу в бой в соседней области (любой "
+                   "стороне; владелец решает в каждом бою).",
+    "support_0_b": "Как приказ подмоги, без бонуса.",
+    "support_plus_1": "Как приказ подмоги, и ещё +1 к боевой силе.",
+    "raid_a": "Снимите с поля один вражеский приказ подмоги, набега или усиления власти в соседней области. "
+              "Набег на приказ усиления власти: разоритель берёт 1 жетон власти из резерва, жертва сбрасывает "
+              "1 жетон доступной власти.",
+    "raid_b": "Как приказ набега.",
+    "raid_special": "Как приказ набега; либо вместо этого снимите с поля соседний вражеский приказ обороны.",
+    "consolidate_power_a": "Получите жетоны власти: 1 + знаки короны этой земли (в порту 1, если в смежном с ним "
+                           "море нет вражеских кораблей; в море 0).",
+    "consolidate_power_b": "Как приказ усиления власти.",
+    "consolidate_power_special": "Как приказ усиления власти; либо вместо этого проведите в этой области сбор "
+                                 "войск, как по карте «Сбор войск» (только если в области есть замок или крепость).",
+}
+RU_DESIGNED = "; Russian name designed"
+EN_RU_DESIGNED = "; English and Russian names designed"
+
+
+def area_name_ru(area: dict) -> str:
+    if area["kind"] == "port":
+        return f"Порт {AREA_RU_GEN[area['port_of']['land']]}"
+    return AREA_RU[area["id"]]
+
 
 def load(name: str) -> dict:
     """A shared data file as plain data (ruamel.yaml's safe loader: no tags, no objects)."""
@@ -42,6 +114,8 @@ def scalar(v) -> str:
         return str(v)
     if isinstance(v, list):
         return "[" + ", ".join(scalar(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {scalar(x)}" for k, x in v.items()) + "}"
     s = str(v)
     plain = s.replace("_", "").isalnum() and s[0].isalpha() and s not in ("true", "false", "null", "yes", "no", "on", "off")
     return s if plain else json.dumps(s, ensure_ascii=False)
@@ -68,7 +142,7 @@ def areas() -> str:
     garrisons = {a["id"]: a.get("garrison") for a in board["areas"]}
     recs = []
     for a in board["areas"]:
-        rec = {"id": a["id"], "kind": a["kind"], "name": a["name"]}
+        rec = {"id": a["id"], "kind": a["kind"], "name": {"en": a["name"], "ru": area_name_ru(a)}}
         if a["kind"] == "port":
             rec.update(castle=0, supply=0, crowns=0, port_land=a["port_of"]["land"], port_sea=a["port_of"]["sea"])
         else:
@@ -79,7 +153,8 @@ def areas() -> str:
         recs.append(rec)
         assert garrisons[a["id"]] in (None, 2)
     return document("board.yaml", "The 58 areas: 38 lands, 12 seas, 8 ports. castle: 0 none, 1 castle, 2 stronghold\n"
-                    "(its mustering points). Adjacency is final: rivers removed, bridges kept.", recs)
+                    "(its mustering points). Adjacency is final: rivers removed, bridges kept. Russian names: the\n"
+                    "rulebook's (agot_ru.txt) where it names the area, else the novels' Russian names.", recs)
 
 
 def units() -> str:
@@ -88,7 +163,8 @@ def units() -> str:
     recs = []
     for h in HOUSES:
         for t, n in pool.items():
-            recs.append({"id": f"{h}_{t}", "kind": "unit", "name": f"{h.capitalize()} {t.replace('_', ' ')}",
+            recs.append({"id": f"{h}_{t}", "kind": "unit", "name": {"en": f"{h.capitalize()} {t.replace('_', ' ')}",
+                                                                   "ru": f"{UNIT_RU[t]} {HOUSE_RU_PLURAL_GEN[h]}"},
                          "house": h, "unit_type": t, "strength": UNIT_STRENGTH[t], "copies": n,
                          "source": "data/agot/setup.yaml unit_pool_per_house; rulebook «Боевая сила отрядов»"})
     return document("setup.yaml", "Units: 10 footmen, 5 knights, 6 ships, 2 siege engines per house. strength is the\n"
@@ -100,15 +176,19 @@ def orders() -> str:
     recs = []
     for h in HOUSES:
         for o in data["orders"]:
-            name = ORDER_NAMES[o["type"]]
-            if o["modifier"]:
-                name += f" {o['modifier']:+d}"
+            en = ORDER_NAMES[o["type"]] + " Order"
+            ru = "Приказ " + ORDER_RU[o["type"]]
             if o["special"]:
-                name += " *"
-            recs.append({"id": f"{h}_{o['id']}", "kind": "order", "name": name, "house": h,
+                en, ru = "Special " + en, "Особый приказ " + ORDER_RU[o["type"]]
+            if o["modifier"] or o["type"] == "march":
+                en += f" {o['modifier']:+d}"
+                ru += f" {o['modifier']:+d}"
+            recs.append({"id": f"{h}_{o['id']}", "kind": "order", "name": {"en": en, "ru": ru}, "house": h,
                          "order_type": o["type"], "bonus": o["modifier"], "star": o["special"],
-                         "text": o["effect"], "source": "data/agot/orders.yaml; rulebook «Особые приказы»"})
-    return document("orders.yaml", "The 15 Order tokens of each house; star marks the 5 special orders.", recs)
+                         "text": {"en": o["effect"], "ru": ORDER_TEXT_RU[o["id"]]},
+                         "source": "data/agot/orders.yaml; rulebook «Особые приказы»"})
+    return document("orders.yaml", "The 15 Order tokens of each house; star marks the 5 special orders (named Special).\n"
+                    "Russian names: the rulebook's («приказ похода», «особый приказ набега»...).", recs)
 
 
 def tokens() -> str:
@@ -116,25 +196,26 @@ def tokens() -> str:
     general = setup["general"]
     recs = []
     for h in HOUSES:
-        recs.append({"id": f"{h}_power", "kind": "power_token", "name": f"{h.capitalize()} power token", "house": h,
+        recs.append({"id": f"{h}_power", "kind": "power_token", "name": {"en": f"{h.capitalize()} power token", "ru": f"Жетон власти {HOUSE_RU_PLURAL_GEN[h]}"}, "house": h,
                      "copies": general["power_tokens_per_house_max"],
                      "source": "data/agot/setup.yaml power_tokens_per_house_max; rulebook «Состав игры»"})
     board = load("board.yaml")
     for a in board["areas"]:
         if a.get("garrison"):
-            recs.append({"id": f"garrison_{a['id']}", "kind": "garrison", "name": f"Garrison of {a['name']}",
+            recs.append({"id": f"garrison_{a['id']}", "kind": "garrison", "name": {"en": f"Garrison of {a['name']}", "ru": f"Гарнизон {AREA_RU_GEN[a['id']]}"},
                          "house": a["home_of"], "area": a["id"], "strength": a["garrison"],
                          "source": "data/agot/board.yaml garrison; rulebook «Гарнизоны»"})
     for t in setup["neutral_force_tokens"]["tokens"]:
         side = t["four_plus_side"]
         three = t["three_player_side"]
-        recs.append({"id": f"neutral_{t['area']}", "kind": "neutral_force", "name": "Neutral force", "area": t["area"],
+        recs.append({"id": f"neutral_{t['area']}", "kind": "neutral_force", "name": {"en": "Neutral force", "ru": "Нейтральный лорд"}, "area": t["area"],
                      "strength": side["strength"] if side else 0,
                      "counts": side["players"] if side else [],
                      "strength_3p": 0 if three == "impassable" else three,
                      "source": "data/agot/setup.yaml neutral_force_tokens; rulebook «Нейтральные лорды»"})
-    names = {"iron_throne_token": "Iron Throne", "valyrian_steel_blade": "Valyrian Steel Blade",
-             "messenger_raven": "Messenger Raven"}
+    names = {"iron_throne_token": {"en": "Iron Throne", "ru": "Железный трон"},
+             "valyrian_steel_blade": {"en": "Valyrian Steel Blade", "ru": "Валирийский меч"},
+             "messenger_raven": {"en": "Messenger Raven", "ru": "Посыльный ворон"}}
     for (token, name), track in zip(names.items(), ["iron_throne", "fiefdoms", "kings_court"]):
         recs.append({"id": token, "kind": "dominance", "name": name, "track": track,
                      "source": "rulebook «Треки влияния и жетоны превосходства»"})
@@ -149,10 +230,13 @@ def houses() -> str:
     six = setup["influence_tracks"]["six_player_start_order"]
     recs = []
     seat_order = counts[6]["houses"]
+    board = load("board.yaml")["areas"]
+    area_names = {a["id"]: a["name"] for a in board}
+    area_names_ru = {a["id"]: area_name_ru(a) for a in board}
     for h in seat_order:
         data = setup["houses"][h]
         first = min(n for n, c in counts.items() if h in c["houses"])
-        recs.append({"id": f"house_{h}", "kind": "house_sheet", "name": f"House {h.capitalize()}", "house": h,
+        recs.append({"id": f"house_{h}", "kind": "house_sheet", "name": {"en": f"House {h.capitalize()}", "ru": f"Дом {HOUSE_RU[h]}"}, "house": h,
                      "seat": seat_order.index(h), "from_players": first,
                      "throne_pos": six["iron_throne"].index(h) + 1, "fiefdoms_pos": six["fiefdoms"].index(h) + 1,
                      "court_pos": six["kings_court"].index(h) + 1, "supply": data["supply"],
@@ -160,17 +244,27 @@ def houses() -> str:
                      "source": "data/agot/setup.yaml houses and influence_tracks (player screens)"})
     for h in seat_order:
         for i, s in enumerate(setup["houses"][h]["starting_units"]):
-            recs.append({"id": f"start_{h}_{i + 1}", "kind": "start_force", "house": h, "unit_type": s["unit"],
-                         "area": s["area"], "unit_count": s["count"],
-                         "source": "data/agot/setup.yaml starting_units (player screen; Lannister port ship from the errata)"})
+            n, t = s["count"], s["unit"]
+            en = f"{h.capitalize()} setup: {n} {t.replace('_', ' ') if n == 1 else UNIT_EN_PLURAL[t]} in {area_names[s['area']]}"
+            ru = f"Расстановка {HOUSE_RU_PLURAL_GEN[h]}: {UNIT_RU[t].lower()} ×{n} ({area_names_ru[s['area']]})"
+            recs.append({"id": f"start_{h}_{i + 1}", "kind": "start_force", "name": {"en": en, "ru": ru}, "house": h,
+                         "unit_type": t, "area": s["area"], "unit_count": n,
+                         "source": "data/agot/setup.yaml starting_units (player screen; Lannister port ship from the errata)"
+                                   + EN_RU_DESIGNED})
     supply = setup["supply_track"]["allowed_armies"]
     for level, armies in supply.items():
-        recs.append({"id": f"supply_{level}", "kind": "supply_row", "name": f"Supply {level}", "level": level,
-                     "armies": armies, "source": "data/agot/setup.yaml supply_track"})
+        recs.append({"id": f"supply_{level}", "kind": "supply_row", "name": {"en": f"Supply {level}", "ru": f"Снабжение {level}"},
+                     "level": level, "armies": armies, "source": "data/agot/setup.yaml supply_track" + RU_DESIGNED})
     stars = setup["kings_court_special_order_stars"]
+    star_names = {"six_players": ("6 players", "6 игроков"), "five_players": ("5 players", "5 игроков"),
+                  "three_or_four_players_overlay": ("3 or 4 players (overlay)", "3 или 4 игрока (накладка)")}
     for key, counts_ in (("six_players", [6]), ("five_players", [5]), ("three_or_four_players_overlay", [3, 4])):
-        recs.append({"id": f"court_stars_{key}", "kind": "star_row", "counts": counts_, "stars": stars[key],
-                     "source": "data/agot/setup.yaml kings_court_special_order_stars (see its README, item 2)"})
+        en, ru = star_names[key]
+        recs.append({"id": f"court_stars_{key}", "kind": "star_row",
+                     "name": {"en": f"King's Court stars, {en}", "ru": f"Звёзды Королевского двора: {ru}"},
+                     "counts": counts_, "stars": stars[key],
+                     "source": "data/agot/setup.yaml kings_court_special_order_stars (see its README, item 2)"
+                               + EN_RU_DESIGNED})
     return document("setup.yaml", "House sheets (seat: the seat this house takes; from_players: the smallest player\n"
                     "count using it; throne_pos/fiefdoms_pos/court_pos: 6-player track positions, compressed for fewer players),\n"
                     "starting units, the supply track (armies allowed per level, largest first) and the King's\n"
@@ -179,17 +273,20 @@ def houses() -> str:
 
 TIDES_NAMES = {"zero": "+0", "one_sword": "+1 with a sword", "one_fortification": "+1 with a fortification",
                "two": "+2", "three": "+3", "skull": "+0 with a skull"}
+TIDES_NAMES_RU = {"zero": "+0", "one_sword": "+1 со знаком меча", "one_fortification": "+1 со знаком крепости",
+                  "two": "+2", "three": "+3", "skull": "+0 со знаком черепа"}
 
 
 def tides() -> str:
     data = load("tides_of_battle.yaml")
     recs = []
     for c in data["cards"]:
-        recs.append({"id": f"tides_{c['id']}", "kind": "tides_card", "name": f"Tides of Battle {TIDES_NAMES[c['id']]}",
+        recs.append({"id": f"tides_{c['id']}", "kind": "tides_card", "name": {"en": f"Tides of Battle {TIDES_NAMES[c['id']]}",
+                                                                          "ru": f"Карта перевеса {TIDES_NAMES_RU[c['id']]}"},
                      "strength": c["strength"], "swords": c["swords"], "fortifications": c["fortifications"],
                      "skulls": c["skulls"], "copies": c["copies"],
                      "source": "data/agot/tides_of_battle.yaml (faces from the card scans; copies see its README, item 1); "
-                               "rulebook «Карты перевеса»"})
+                               "rulebook «Карты перевеса»" + RU_DESIGNED})
     return document("tides_of_battle.yaml", "The 24 Tides of Battle cards of the optional rule (variant tides_of_battle):\n"
                     "strength added to combat strength, swords and fortifications as if printed on the House card,\n"
                     "skulls (one more casualty for the opponent each).", recs)
