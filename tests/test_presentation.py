@@ -16,7 +16,8 @@ import pytest
 
 from interpreter.decisions import Decision
 from interpreter.games import load_compiled
-from interpreter.presentation import Presenter, describe, entity_name, key, table
+from dsl.translations import player_texts
+from interpreter.presentation import Presenter, card_text, describe, entity_name, key, table
 from interpreter.runtime import Session
 from interpreter.views import can_see
 
@@ -28,10 +29,10 @@ WORD = re.compile(r"[A-Za-z0-9_]+")
 _DESCRIBED: dict = {}
 
 
-def _describe(e) -> str:
-    k = (e, e.face_down)  # the object itself: ids repeat across games
+def _describe(e, lang: str = "en", state=None) -> str:
+    k = (e, e.face_down, lang)  # the object itself: ids repeat across games
     if k not in _DESCRIBED:
-        _DESCRIBED[k] = describe(e)
+        _DESCRIBED[k] = Presenter(state, None, lang).describe(e)
     return _DESCRIBED[k]
 
 
@@ -40,7 +41,7 @@ def _words(names) -> re.Pattern | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, names)) + r")(?!\w)") if names else None
 
 
-def leaks(state, viewer, texts: list[str]) -> list[str]:
+def leaks(state, viewer, texts: list[str], lang: str = "en") -> list[str]:
     """Every hidden component named in `texts`: by id, by a name no visible component has, or by its
     name and values when no visible component reads the same."""
     hidden, visible = [], []
@@ -49,15 +50,15 @@ def leaks(state, viewer, texts: list[str]) -> list[str]:
     blob = "\n".join(texts)
     words = set(WORD.findall(blob))
     found = [f"id {e.id}" for e in hidden if e.id in words]
-    seen_names = {entity_name(e) for e in visible}
-    named = [n for n in {entity_name(e) for e in hidden} - seen_names if n in blob]
+    seen_names = {entity_name(e, lang) for e in visible}
+    named = [n for n in {entity_name(e, lang) for e in hidden} - seen_names if n in blob]
     if named:
         # what is left once every visible component's name is taken out (`Supply 0` may be shown
         # while a hidden card is called `Supply`)
         rest = _words(seen_names).sub("\0", blob) if seen_names else blob
         found += [f"name {m!r}" for m in set(_words(named).findall(rest))]
-    seen_full = {_describe(e) for e in visible}
-    for full in {_describe(e) for e in hidden} - seen_full:
+    seen_full = {_describe(e, lang, state) for e in visible}
+    for full in {_describe(e, lang, state) for e in hidden} - seen_full:
         if full in blob:
             found.append(f"name and values {full!r}")
     return found
@@ -70,13 +71,13 @@ def shown_texts(decision: Decision, state) -> list[str]:
     return [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
 
 
-def keys_leak(decision: Decision, state) -> list:
+def keys_leak(decision: Decision, state, lang: str = "en") -> list:
     """Printed texts shown (an option's key, the texts the table spells out) not of a component the decider sees."""
     keys = [f"{name}: {text}" for option in decision.shown_to(state).keys for name, text in option]
     keys += [line[4:] for line in table(state, decision.player) if line.startswith("    ")]
     if not keys:
         return []
-    seen = {f"{_describe(e)}: {str(e.attrs.get('text') or '').strip()}" for e in state.entities.values()
+    seen = {f"{_describe(e, lang, state)}: {card_text(e, lang)}" for e in state.entities.values()
             if can_see(e, decision.player)}
     return [k for k in keys if k not in seen]
 
@@ -95,21 +96,56 @@ def configurations():
 
 @pytest.mark.parametrize("name,players,variants,games", list(configurations()))
 def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, variants, games):
+    """Issue 10, sections 1 and 3: the decider's question, options and table, and every log line as its
+    reader reads it (a line told to everyone through a spectator's view, a line told to P through P's),
+    name no component hidden from them; in every language of the game."""
     game = load_compiled(name)
     checked = 0
-    for seed in range(games):
-        session = Session(game, players, seed, variants)
+    languages = game.content.vocabulary.languages
+    messages = [game.content.translations.message(t) for t in player_texts(game.content.modules)]
+    literals = set(_string_literals(game.content.modules))
+    for seed in range(games * len(languages)):
+        lang = languages[seed % len(languages)]
+        written = {p for m in messages for p in m.pieces(lang) if isinstance(p, str)} | literals
+        written = sorted((p for p in written if len(p) > 3), key=len, reverse=True)
+        lines: list = []
+
+        def told(to, text):
+            for piece in written:  # what the rule text itself says may name a card (`Winter is Coming: ...`)
+                text = text.replace(piece, "\0")
+            found = leaks(session.state, to, [text], lang)
+            assert not found, f"seed {seed} ({lang}), the line {text!r} told to {'everyone' if to is None else f'P{to + 1}'}: {found}"
+            lines.append(text)
+
+        session = Session(game, players, seed, variants, account=told, lang=lang, start=False)
+        session.call(game.content.manifest["start"])
         rng = random.Random(seed)
         while session.pending is not None:
             d = session.pending
             state = session.state
-            found = leaks(state, d.player, shown_texts(d, state))
-            assert not found, f"seed {seed}, {d.source!r} shown to P{d.player + 1}: {found}"
-            assert not keys_leak(d, state), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state)}"
+            found = leaks(state, d.player, shown_texts(d, state), lang)
+            assert not found, f"seed {seed} ({lang}), {d.source!r} shown to P{d.player + 1}: {found}"
+            assert not keys_leak(d, state, lang), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state, lang)}"
             assert d.source not in d.shown_to(state).prompt or d.question.words is not None
             checked += 1
             session.answer(rng.randrange(len(d.values)))
+        assert lines, "the game told nothing"
     assert checked > 0
+
+
+def _string_literals(modules):
+    """Every plain piece of every string of the rule text (`"Raid orders"` returned by a function)."""
+    from dsl import ast
+    stack = list(modules)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, ast.Str):
+            yield from (p for p in node.parts if isinstance(p, str))
+            stack.extend(p for p in node.parts if not isinstance(p, str))
+        elif hasattr(node, "__dict__") and not isinstance(node, (str, int)):
+            stack.extend(v for v in vars(node).values() if isinstance(v, (list, tuple)) or hasattr(v, "__dict__"))
 
 
 def _ygritte_decision():
