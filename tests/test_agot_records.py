@@ -112,8 +112,8 @@ def test_westeros_wildling_and_tides_cards_match_the_shared_data(game):
     ours = Counter()
     for r in recs:
         if r["kind"] == "westeros_card":
-            ours[(r["deck"], r["name"], r["wildling_icon"])] += r.get("copies", 1)
-            assert r.get("effect") or r["name"] == "Last Days of Summer", r["id"]
+            ours[(r["deck"], str(r["name"]), r["wildling_icon"])] += r.get("copies", 1)
+            assert r.get("effect") or str(r["name"]) == "Last Days of Summer", r["id"]
     assert ours == expected
     assert sum(ours.values()) == 30
     wild = generator.load("wildling_cards.yaml")["cards"]

@@ -127,9 +127,9 @@ def test_the_ravens_peek_is_seen_by_its_holder_only(game):
         sees = top.id in view(state, seat)["entities"]
         assert sees == (seat == holder), f"P{seat + 1} {'sees' if sees else 'does not see'} the peeked card"
     assert top.id not in view(state, None)["entities"]
-    private = [text for to, text in lines if to == holder and top.attrs["name"] in text]
+    private = [text for to, text in lines if to == holder and str(top.attrs["name"]) in text]
     assert private, "the holder is told which card it is"
-    assert not any(top.attrs["name"] in text for to, text in lines if to != holder)
+    assert not any(str(top.attrs["name"]) in text for to, text in lines if to != holder)
     session.answer("put_it_at_the_bottom")
     assert state.zone("wildling_deck").items[-1] is top
     assert not any(top.id in view(state, seat)["entities"] for seat in range(6))
