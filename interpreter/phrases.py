@@ -52,7 +52,8 @@ PHRASES: dict[str, dict[str, str]] = {
     # the table
     "game": {"en": "game", "ru": "игра"},
     # around a game (cli and the terminal player)
-    "header": {"en": "{name}: {players} players, seed {seed}", "ru": "{name}: игроков — {players}, зерно {seed}"},
+    # the name on a line of its own in Russian: a name kept in Latin letters (a brand) mixes with no words
+    "header": {"en": "{name}: {players} players, seed {seed}", "ru": "{name}\nИгроков: {players}, зерно {seed}"},
     "header variants": {"en": ", variants {variants}", "ru": ", варианты: {variants}"},
     "final scores": {"en": "Final scores: {scores}", "ru": "Итоговые очки: {scores}"},
     "score": {"en": "{player} {score}", "ru": "{player}: {score}"},
