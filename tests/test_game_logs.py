@@ -65,7 +65,7 @@ def test_kings_bounty_title_changes_follow_the_table(kb, seed, variants):
     assert changes > 0
     state = session.state
     for q in range(4):
-        names = {t.attrs["name"] for t in state.player_zones["titles"][q].items}
+        names = {str(t.attrs["name"]) for t in state.player_zones["titles"][q].items}
         assert names == {t for t, who in held.items() if who == f"P{q + 1}"}
     if variants:
         # every hidden title is told: revealed when its kind of card is played, or turned over at the end
@@ -89,8 +89,10 @@ def test_kings_bounty_final_lines_break_each_score_down(kb, seed):
         assert int(m[2]) == state.player_vars[q]["points"] == int(m[3]) + int(m[5])
         assert int(m[3]) == sum(t.attrs["points"] for t in titles)
         assert int(m[5]) == sum(o.attrs["points"] for o in obelisks)
-        for t in titles:
-            assert f"{t.attrs['name']} {t.attrs['points']}" in m[4]
+        for t in titles:  # each title told with its points: "Emperor: 5"
+            assert f"{t.attrs['name']}: {t.attrs['points']}" in m[4]
+        for o in obelisks:  # and each obelisk by its name, copies told apart: "Obelisk (2) #3"
+            assert str(o.attrs["name"]) in m[6]
 
 
 def test_kings_bounty_vandal_award_is_told(kb):
@@ -99,9 +101,9 @@ def test_kings_bounty_vandal_award_is_told(kb):
         _, lines = play_logged(kb, 4, seed)
         texts = [t for _, t in lines]
         monsters = [i for i, t in enumerate(texts) if " monster destroys " in t]
-        if monsters and any("Вандал" in t for t in texts[:6]):
+        if monsters and any("Vandal" in t for t in texts[:6]):
             after = texts[monsters[0] + 1:monsters[0] + 8]
-            assert any(re.match(r"P\d (gains|takes) the title Вандал", t) for t in after), after
+            assert any(re.match(r"P\d (gains|takes) the title Vandal", t) for t in after), after
             return
     pytest.skip("no seed played a monster with Vandal in the row")
 

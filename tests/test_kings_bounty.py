@@ -186,10 +186,11 @@ RULEBOOK_TITLES = {
 
 def test_titles(kb):
     titles = {eid: r for eid, r in rulebook_records(kb).items() if r["kind"] == "title"}
-    assert {r["name"] for r in titles.values()} == RULEBOOK_TITLES
+    # the Russian names are the rulebook's; there is no English edition (English names designed)
+    assert {r["name"].get("ru") for r in titles.values()} == RULEBOOK_TITLES
     for eid, r in titles.items():
         assert isinstance(r["points"], int)
-        if r["name"] in ("Вандал", "Штабная крыса"):
+        if r["name"].get("ru") in ("Вандал", "Штабная крыса"):
             assert r["points"] < 0, "эти титулы отнимают победные очки"
         else:
             assert r["points"] > 0
@@ -199,6 +200,38 @@ def test_titles(kb):
         assert by_race[race] == 2, race  # the castle title and the prince title
     assert titles["vandal"]["awarded_when_played"] == "monster"
     assert titles["staff_rat"]["awarded_when_played"] == "hero"
+
+
+# ---------------------------------------------------------------- English and Russian
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def test_every_card_reads_in_english_and_russian(kb):
+    """No English edition exists: every card has a designed English name and the rulebook's Russian
+    words, and neither language borrows from the other."""
+    for eid, r in records_by_entity(kb).items():
+        for key in ("name", "text"):
+            en, ru = r[key].get("en"), r[key].get("ru")
+            assert en and not CYRILLIC.search(en), (eid, key, en)
+            assert ru and not LATIN.search(ru), (eid, key, ru)
+
+
+@pytest.mark.parametrize("lang,foreign", [("en", CYRILLIC), ("ru", LATIN)])
+def test_a_whole_game_reads_in_one_language(kb, lang, foreign):
+    """Every log line of a game (the experienced variant: hidden titles too), as a spectator and as
+    a player reads it, is wholly in the chosen language."""
+    for reader in (None, 0):
+        lines = []
+        session = Session(kb, 4, 3, ("experienced",), keep_labels=False, lang=lang, reader=reader,
+                          account=lambda to, text: lines.append(text))
+        rng = random.Random(3)
+        while session.pending is not None:
+            session.answer(rng.randrange(len(session.pending.values)))
+        assert len(lines) > 50
+        for text in lines:
+            assert not foreign.search(text), text
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
