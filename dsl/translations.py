@@ -161,6 +161,7 @@ def read_catalogue(doc: YamlDoc, tr: Translations, report: Report) -> None:
 def check_translations(tr: Translations, modules: list, words_needed: dict, report: Report) -> None:
     """Every message and word in every language after the first; placeholders that match."""
     texts = list(player_texts(modules))
+    shown_literals = set(_word_literals(modules))
     for lang in tr.languages[1:]:
         where = tr.files.get(lang, f"lang/{lang}.yaml")
         messages = tr.messages.get(lang, {})
@@ -181,6 +182,9 @@ def check_translations(tr: Translations, modules: list, words_needed: dict, repo
                 report.error("I18N-PLACEHOLDER", f"the {language_name(lang)} text of \"{node.text}\": {what}", entry.span,
                              "a translation uses exactly the rule text's {placeholders}, in any order")
         words = tr.words.get(lang, {})
+        for literal in shown_literals:  # `"at_random"` offered beside components reads as a word too
+            if literal in words:
+                words[literal].used = True
         for identifier, span in words_needed.items():
             entry = words.get(identifier)
             if entry is None:
@@ -206,42 +210,42 @@ def _warning(code: str, message: str, span: Span, hint: str | None):
     return Diagnostic(code, message, span, hint, severity="warning")
 
 
-def player_texts(modules: list):
-    """Every `log` and `ask` text of the rule text (what a player reads of it)."""
-    stack = list(modules)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(reversed(node))
-            continue
-        if not isinstance(node, ast.Node) and not isinstance(node, ast.Module):
-            if isinstance(node, tuple):
-                stack.extend(reversed(node))
-            continue
-        if isinstance(node, ast.Log):
-            yield node.message
-        elif getattr(node, "ask", None) is not None:
-            yield node.ask
-        for value in vars(node).values():
-            if isinstance(value, (list, tuple, ast.Node)):
-                stack.append(value)
-
-
-def options_without_ask(modules: list):
-    """Menu options a player reads by their name."""
+def _nodes(modules: list):
+    """Every node of the rule text, without recursion (syntax trees may be deep)."""
     stack = list(modules)
     while stack:
         node = stack.pop()
         if isinstance(node, (list, tuple)):
             stack.extend(node)
-            continue
-        if not isinstance(node, (ast.Node, ast.Module)):
-            continue
+        elif isinstance(node, (ast.Node, ast.Module)):
+            yield node
+            stack.extend(v for v in vars(node).values() if isinstance(v, (list, tuple, ast.Node)))
+
+
+def player_texts(modules: list):
+    """Every `log` and `ask` text of the rule text (what a player reads of it)."""
+    for node in _nodes(modules):
+        if isinstance(node, ast.Log):
+            yield node.message
+        elif isinstance(getattr(node, "ask", None), ast.Str):
+            yield node.ask
+
+
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _word_literals(modules: list):
+    """String literals of the rule text that read as a word when shown (`"at_random"` among options)."""
+    for node in _nodes(modules):
+        if isinstance(node, ast.Str) and _IDENTIFIER.fullmatch(node.text):
+            yield node.text
+
+
+def options_without_ask(modules: list):
+    """Menu options a player reads by their name."""
+    for node in _nodes(modules):
         if isinstance(node, ast.Option) and node.ask is None:
             yield node
-        for value in vars(node).values():
-            if isinstance(value, (list, tuple, ast.Node)):
-                stack.append(value)
 
 
 # ---------------------------------------------------------------- strings written in YAML
