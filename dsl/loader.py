@@ -214,6 +214,8 @@ def _words_needed(content: GameContent, doc: YamlDoc) -> dict:
     for name, t in voc.attributes.items():
         if t == "number":
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
+    for name in voc.variants:  # `rules play --variant` names them in its first line
+        needed.setdefault(name, doc.span(("variants", name)))
     for option in options_without_ask(content.modules):
         needed.setdefault(option.name, option.span)
     return needed

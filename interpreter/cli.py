@@ -265,7 +265,8 @@ def cmd_play(args) -> int:
 
     manifest = game.content.manifest
     print(say(lang, "header", name=text_in(manifest["name"], lang), players=players, seed=args.seed) +
-          (say(lang, "header variants", variants=", ".join(args.variant)) if args.variant else ""))
+          (say(lang, "header variants", variants=", ".join(game.content.translations.word(lang, v) for v in args.variant))
+           if args.variant else ""))
     session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False, lang=lang, reader=reader)
     for agent in agents:
         if hasattr(agent, "attach"):  # a search agent follows the game's answers

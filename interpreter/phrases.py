@@ -24,7 +24,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "face down": {"en": "face down", "ru": "рубашкой вверх"},
     # zones
     "zone of": {"en": "{zone} of {owner}", "ru": "{zone} ({owner})"},
-    "your zone": {"en": "your {zone}", "ru": "{zone} (ваше)"},
+    "your zone": {"en": "your {zone}", "ru": "{zone} (у вас)"},
     "shared, yours": {"en": "your {zone} with {other} (on your {side})", "ru": "{zone} (вы и {other}, {side})"},
     "shared": {"en": "{zone} of {owner} and {other}", "ru": "{zone} ({owner} и {other})"},
     "left": {"en": "left", "ru": "слева"},

@@ -24,6 +24,9 @@ KB = ROOT / "content" / "kings_bounty"
 BAD = Path(__file__).resolve().parent / "bad_content"
 
 
+ELF_ARCHERS = "  name: {en: Elf archers, ru: Стрелки эльфов}"  # a line of cards/elves.yaml that tests replace
+
+
 def broken_kb(tmp_path: Path, rel: str, old: str, new: str) -> Path:
     """A copy of King's Bounty with one edit; returns the game folder."""
     root = tmp_path / "kb"
@@ -97,7 +100,7 @@ def test_yaml_duplicate_key(tmp_path):
 def test_python_tag_does_not_run(tmp_path, capsys):
     marker = tmp_path / "hacked"
     rel = "cards/elves.yaml"
-    root = broken_kb(tmp_path, rel, "  name: Elf archers",
+    root = broken_kb(tmp_path, rel, ELF_ARCHERS,
                      f'  name: !!python/object/apply:os.system ["echo hacked > {marker}"]')
     diags = diagnostics(root)
     assert diags, "a Python tag must not load silently"
@@ -110,20 +113,20 @@ def test_python_tag_does_not_run(tmp_path, capsys):
 
 def test_python_tag_is_a_yaml_tag_error(tmp_path):
     rel = "cards/elves.yaml"
-    root = broken_kb(tmp_path, rel, "  name: Elf archers", '  name: !!python/object/apply:os.system ["echo hacked"]')
+    root = broken_kb(tmp_path, rel, ELF_ARCHERS, '  name: !!python/object/apply:os.system ["echo hacked"]')
     diags = diagnostics(root)
     assert [d.code for d in diags] == ["YAML-TAG"], [d.render() for d in diags]
 
 
 def test_python_name_tag_is_rejected(tmp_path):
     rel = "cards/elves.yaml"
-    root = broken_kb(tmp_path, rel, "  name: Elf archers", "  name: !!python/name:os.system ''")
+    root = broken_kb(tmp_path, rel, ELF_ARCHERS, "  name: !!python/name:os.system ''")
     assert "YAML-TAG" in [d.code for d in diagnostics(root)]
 
 
 def test_local_tag_is_a_yaml_tag_error(tmp_path):
     rel = "cards/elves.yaml"
-    root = broken_kb(tmp_path, rel, "  name: Elf archers", "  name: !shell rm")
+    root = broken_kb(tmp_path, rel, ELF_ARCHERS, "  name: !shell rm")
     diags = diagnostics(root)
     tag = [d for d in diags if d.code == "YAML-TAG"]
     assert len(tag) == 1
@@ -156,7 +159,7 @@ def test_schema_unknown_field_did_you_mean(tmp_path):
 
 def test_schema_missing_required_field(tmp_path):
     rel = "cards/elves.yaml"
-    root = broken_kb(tmp_path, rel, "  name: Elf archers\n  race: elves\n", "  name: Elf archers\n")
+    root = broken_kb(tmp_path, rel, f"{ELF_ARCHERS}\n  race: elves\n", f"{ELF_ARCHERS}\n")
     diags = diagnostics(root)
     assert [d.code for d in diags] == ["SCHEMA-REQUIRED"]
     rendered = assert_clean(diags[0], "SCHEMA-REQUIRED", rel, line_of(root, rel, "id: elves_archer"), "elves_archer")

@@ -84,7 +84,7 @@ def test_play_with_options(capsys, tmp_path):
     code, out, err = run(capsys, "play", "kings_bounty", "--players", "3", "--seed", "7",
                          "--variant", "experienced", "--log", log)
     assert code == 0
-    assert "3 players, seed 7, variants experienced" in out
+    assert "3 players, seed 7, variants for experienced players" in out
     scores = [line for line in out.splitlines() if line.startswith("Final scores:")]
     assert len(scores) == 1 and [part.split()[0] for part in scores[0][len("Final scores: "):].split(", ")] == ["P1", "P2", "P3"]
     assert "Winner: P" in out

@@ -99,6 +99,7 @@ words:
   coin: монета
   value: стоимость
   keep: оставить себе
+  short: короткая игра
 messages:
   "{p}, which coin do you take?": "{p}, какую монету вы берёте?"
   "You take {c}": "Вы берёте: {c}"
