@@ -65,7 +65,8 @@ def test_a_human_game_of_kings_bounty_shows_no_rule_text_and_no_id():
         # now and then ask for the key (the full text of the cards), then always the first option
         return "?" if len(asked) % 7 == 3 else "0"
 
-    screen = play_at_a_terminal(["play", "kings_bounty", "--agents", "human,random", "--players", "3", "--seed", "5"], answer)
+    screen = play_at_a_terminal(["play", "kings_bounty", "--agents", "human,random", "--players", "3", "--seed", "5",
+                                 "--lang", "en"], answer)
     assert "Final scores:" in screen, screen[-2000:]
     assert "--- P1, your decision ---" in screen
     assert "Your turn: play a card, or put cards under the deck" in screen
@@ -87,3 +88,24 @@ def test_a_human_game_of_kings_bounty_shows_no_rule_text_and_no_id():
     for source in sources:
         assert source.split(" ask ")[0] not in screen, source
     assert not re.search(r"\bchoose (by|at least|up to|order|\w+ in)\b", screen)
+
+
+@pytest.mark.parametrize("game,players", [("kings_bounty", 3), ("btwixt", 4)])
+def test_a_human_game_in_russian_reads_wholly_in_russian(game, players):
+    """Issue 10, section 5: the table, the questions, the options, the keys and the account, in Russian."""
+    from tests.test_i18n import wrong_language
+    asked = []
+
+    def answer(screen: str) -> str:
+        asked.append(screen)
+        return "?" if len(asked) % 5 == 2 else "0"
+
+    screen = play_at_a_terminal(["play", game, "--agents", "human,random", "--players", str(players), "--seed", "2",
+                                 "--lang", "ru"], answer, limit=120)
+    assert "Итоговые очки:" in screen, screen[-2000:]
+    assert "--- Игрок 1, ваше решение ---" in screen
+    lines = [x for x in screen.splitlines()[1:] if x.strip() and x.strip() != ">"]  # the first: the game's name
+    wrong = [x for x in lines if wrong_language(x, "ru")]
+    assert not wrong, wrong[:10]
+    ids = set(Session(load_compiled(game), players, 2).state.entities)
+    assert not set(re.findall(r"[A-Za-z0-9_]+", screen)) & ids
