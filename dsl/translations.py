@@ -167,6 +167,8 @@ def check_translations(tr: Translations, modules: list, words_needed: dict, repo
     """Every message and word in every language after the first; placeholders that match."""
     texts = list(player_texts(modules))
     shown_literals = set(_word_literals(modules))
+    if len(tr.languages) > 1:
+        _warn_untranslated(texts, modules, tr, report)
     for lang in tr.languages[1:]:
         where = tr.files.get(lang, f"lang/{lang}.yaml")
         messages = tr.messages.get(lang, {})
@@ -203,6 +205,18 @@ def check_translations(tr: Translations, modules: list, words_needed: dict, repo
         _unused(words, [w for w in words_needed if w not in words], report)
     source_words = tr.words.get(tr.source, {})
     _unused(source_words, [w for w in words_needed if w not in source_words], report, needed=set(words_needed))
+
+
+def _warn_untranslated(texts: list, modules: list, tr: Translations, report: Report) -> None:
+    """A text in words written outside `log` and `ask` (a function returning "Raid orders") reaches a
+    reader in the rule text's language only."""
+    told = {id(t) for t in texts}
+    for node in _nodes(modules):
+        if isinstance(node, ast.Str) and id(node) not in told and any(ch.islower() for ch in _PLACEHOLDER.sub("", node.text)) \
+                and not _IDENTIFIER.fullmatch(node.text):
+            report.diagnostics.append(_warning(
+                "I18N-TEXT", f"\"{node.text}\" is not translated: it reads in {language_name(tr.source)} whatever the reader's language",
+                node.span, "say it inside a `log` or `ask` text, or make it a value with a word (an enum value)"))
 
 
 def _unused(entries: dict, missing: list, report: Report, needed: set | None = None) -> None:

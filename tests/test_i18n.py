@@ -271,3 +271,12 @@ def test_a_full_game_has_no_line_in_the_other_language(name, lang):
     lines = play_lines(game, lang, seed=3, players=spec.get("default") or spec["min"], variants=variants)
     wrong = sorted({x for x in lines if wrong_language(x, lang)})
     assert not wrong, f"{len(wrong)} lines, e.g. {wrong[:8]}"
+
+
+def test_a_text_written_outside_log_and_ask_is_flagged(tmp_path, capsys):
+    rules = RULES + 'function mood(p: player) = if p.points > 0 then "doing well" else "poor thing"\n'
+    rules = rules.replace('log "{p} keeps their coin"', 'log "{p} keeps their coin: {mood(p)}"')
+    catalogue = CATALOGUE.replace('"{p} keeps their coin": "{p} оставляет монету себе"',
+                                  '"{p} keeps their coin: {mood(p)}": "{p} оставляет монету себе: {mood(p)}"')
+    code, err = diagnostics(tmp_path, capsys, rules=rules, catalogue=catalogue)
+    assert code == 0 and 'main.rules:15:49: warning[I18N-TEXT]: "doing well" is not translated' in err, err
