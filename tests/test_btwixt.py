@@ -127,14 +127,14 @@ def test_equal_final_scores_are_explained_in_the_log(game):
         ["gendry", "davos_seaworth"],
         ["robb_stark", "jaime_lannister", "stannis_baratheon", "mance_rayder"]])
     assert session.result.winners == [0]
-    assert ("P1: weaker council 10 (council of P1, shared with P2), "
-            "stronger council 20 (council of P4, shared with P4), 7 allies") in lines
-    assert ("P2: weaker council 10 (council of P1, shared with P1), "
-            "stronger council 20 (council of P2, shared with P3), 6 allies") in lines
+    assert ("P1: weaker council 10 (council of P1 and P2), "
+            "stronger council 20 (council of P4 and P1), 7 allies") in lines
+    assert ("P2: weaker council 10 (council of P1 and P2), "
+            "stronger council 20 (council of P2 and P3), 6 allies") in lines
     tie = [line for line in lines if " tie with " in line]
     assert len(tie) == 2, lines
-    assert "weaker councils of 10" in tie[0] and "P1 20, P2 20" in tie[0]
-    assert "stronger councils of 20" in tie[1] and "P1 7, P2 6" in tie[1]
+    assert tie[0] == "P1, P2 tie with weaker councils of 10; their stronger councils decide: 20, 20"
+    assert tie[1] == "P1, P2 tie with stronger councils of 20 too; their allies in both councils decide: 7, 6"
     assert lines[-1] == "winner(s): P1 (tie-break: the most allies in both councils)"
 
 
@@ -143,7 +143,7 @@ def test_equal_councils_and_shared_victory_are_told(game):
     tie-break is equal too, and the three share the victory."""
     session, lines = final_scoring_log(game, [["robb_stark"], ["jaime_lannister"], ["stannis_baratheon"]])
     assert session.result.winners == [0, 1, 2]
-    assert "P1: both councils 5 (council of P1, shared with P2; council of P3, shared with P3), 2 allies" in lines
+    assert "P1: both councils 5 (council of P1 and P2; council of P3 and P1), 2 allies" in lines
     assert "P1, P2, P3 have 2 allies each: they share the victory" in lines
     assert lines[-1] == "winner(s): P1, P2, P3 (equal in every tie-break: a shared victory)"
 

@@ -130,7 +130,7 @@ def test_betrayal_tells_which_card_moves_and_from_whom(bt):
     while session.pending is not None:
         session.answer(0)
     assert session.state.entities["sellswords_1"].zone is session.state.zone("bid_pile", 0)
-    assert (None, "Наёмники (5) moves from the bid of P3 to the bid of P1") in lines
+    assert (None, "Sellswords #1 (5) moves from the bid of P3 to the bid of P1") in lines
 
 
 def test_bribe_tells_whose_bid_it_joins_and_where_it_returns(bt):
@@ -138,13 +138,13 @@ def test_bribe_tells_whose_bid_it_joins_and_where_it_returns(bt):
     session.call("play_influence", [0, session.state.entities["bribe"]])
     while session.pending is not None:
         session.answer(1)  # the second other ruler: P3
-    assert (None, "P1 bribes P3: Подкуп (3) goes into the bid of P3") in lines
+    assert (None, "P1 bribes P3: Bribe (3) goes into the bid of P3") in lines
     session.call("resolve_bid")
     while session.pending is not None:
         session.answer(0)
     texts = [t for _, t in lines]
-    assert "bids: P1 0, P2 0, P3 3, P4 0" in texts[texts.index("P1 bribes P3: Подкуп (3) goes into the bid of P3"):]
-    assert "Подкуп returns to the hand of P3" in texts
+    assert "bids of P1, P2, P3, P4: 0, 0, 3, 0" in texts[texts.index("P1 bribes P3: Bribe (3) goes into the bid of P3"):]
+    assert "Bribe returns to the hand of P3" in texts
 
 
 def test_a_random_card_taken_is_named_only_to_the_two_rulers_concerned(bt):
@@ -153,9 +153,9 @@ def test_a_random_card_taken_is_named_only_to_the_two_rulers_concerned(bt):
     while session.pending is not None:
         session.answer(0)
     assert (None, "P1 takes a random card from the hand of P2") in lines
-    assert (0, "P1 takes Наёмники from the hand of P2") in lines
-    assert (1, "P1 takes Наёмники from your hand") in lines
-    assert not any("Наёмники" in text for to, text in lines if to is None)
+    assert (0, "P1 (you) takes Sellswords #1 from the hand of P2") in lines
+    assert (1, "P1 takes Sellswords #1 from your hand") in lines
+    assert not any("Sellswords" in text for to, text in lines if to is None)
 
 
 def test_btwixt_final_lines_count_every_council(bt):
@@ -163,11 +163,31 @@ def test_btwixt_final_lines_count_every_council(bt):
     state = session.state
     texts = [t for _, t in lines]
     for q in range(4):
-        told = [t for t in texts if t.startswith(f"council of P{q + 1} (P{q + 1} and ")]
+        told = [t for t in texts if t.startswith(f"council of P{q + 1} and P{(q + 1) % 4 + 1}: ")]
         assert len(told) == 1, texts[-12:]
         power = int(told[0].split(": ")[1].split(" = ")[0])
         allies = [x for x in state.player_zones["council"][q].items if x.kind == "ally"]
         for a in allies:
-            assert a.attrs["name"] in told[0]
+            assert str(a.attrs["name"]) in told[0]
         assert power >= sum(a.attrs["power"] for a in allies) - 10  # Qyburn and friends change powers
-    assert sum(t.startswith("bids: ") for t in texts) == sum(" wins the bid with " in t for t in texts)
+    assert sum(t.startswith("bids of ") for t in texts) == sum(" wins the bid with " in t for t in texts)
+
+
+@pytest.mark.parametrize("lang,foreign", [("ru", r"[A-Za-z]"), ("en", r"[А-Яа-яЁё]")])
+@pytest.mark.parametrize("variants", [(), ("advanced",), ("council_of_kings",), ("ally_row",)])
+def test_btwixt_lines_read_in_one_language(bt, lang, foreign, variants):
+    """Every line of a B'Twixt game, told to all or to one ruler, is wholly in the language played; a line
+    told to all never names a card through a hidden place (it is written where everyone sees the card)."""
+    hidden = re.compile(r"hidden component|скрытый компонент")
+    for seed in (1, 2):
+        lines: list[tuple[int | None, str]] = []
+        session = Session(bt, 4, seed, variants, keep_labels=False, lang=lang,
+                          account=lambda to, text: lines.append((to, text)))
+        rng = random.Random(seed)
+        while session.pending is not None:
+            session.answer(rng.randrange(len(session.pending.values)))
+        assert lines
+        for to, text in lines:
+            assert not re.search(foreign, text), text
+            if to is None:
+                assert not hidden.search(text), text
