@@ -188,6 +188,14 @@ class Win(Node):
 
 
 @dataclass
+class Show(Node):
+    """show WHAT to P: P sees these components where they lie, until they move."""
+
+    what: Expr
+    to: Expr
+
+
+@dataclass
 class Reveal(Node):
     what: Expr
 
@@ -292,7 +300,7 @@ class Until(Node):
     decls: list
 
 
-Stmt = Union[Let, Assign, CallStmt, Move, Shuffle, Log, Return, Win, Reveal, Pass, Break, Continue, Choose, ChooseOrder, Menu, If, For, While, Repeat, Secretly, Until]
+Stmt = Union[Let, Assign, CallStmt, Move, Shuffle, Log, Return, Win, Reveal, Show, Pass, Break, Continue, Choose, ChooseOrder, Menu, If, For, While, Repeat, Secretly, Until]
 
 
 # ------------------------------------------------------------------ declarations

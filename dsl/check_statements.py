@@ -62,6 +62,11 @@ class StatementChecks:
                 self.report.error("TYPE-MISMATCH", f"'win' needs a player or a list of players, not a {t}", s.who.span)
         elif isinstance(s, ast.Reveal):
             self.expr(s.what, scope)
+        elif isinstance(s, ast.Show):
+            t = self.expr(s.what, scope)
+            if t not in (ANY, "entity", "list[entity]", "zone"):
+                self.report.error("TYPE-MISMATCH", f"'show' needs components, not a {t}", s.what.span)
+            self.expect(s.to, scope, "player")
         elif isinstance(s, ast.Pass):
             pass
         elif isinstance(s, (ast.Break, ast.Continue)):

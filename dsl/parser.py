@@ -179,6 +179,9 @@ class ToAst(Transformer):
     def reveal_stmt(self, meta, what):
         return ast.Reveal(self._span(meta), what)
 
+    def show_stmt(self, meta, what, to):
+        return ast.Show(self._span(meta), what, to)
+
     def pass_stmt(self, meta):
         return ast.Pass(self._span(meta))
 

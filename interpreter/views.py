@@ -12,8 +12,8 @@ def can_see(entity: Entity, viewer: int | None) -> bool:
     zone = entity.zone
     if zone is None:
         return False
-    if entity.face_down:
-        return viewer is not None and entity.seen_by == viewer
+    if entity.face_down or (viewer is not None and entity.seen_by == viewer):
+        return viewer is not None and entity.seen_by == viewer  # a face-down card still known, or one shown (`show ... to P`)
     return sees_into(zone, viewer)
 
 

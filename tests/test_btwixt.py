@@ -89,8 +89,9 @@ def test_hidden_information(game):
             hand = {e.id for e in state.player_zones["hand"][other].items}
             if other == seat:
                 assert hand <= visible
-            else:
-                assert not hand & visible
+            else:  # except the cards a Blackmail showed this seat (`show hand of r to you`), until they move
+                shown = {e.id for e in state.player_zones["hand"][other].items if e.seen_by == seat}
+                assert not (hand - shown) & visible
         for q in range(4):
             assert {e.id for e in state.player_zones["bid_pile"][q].items} <= visible
             councils = {e.id for e in state.player_zones["council"][q].items if e.kind == "ally"}

@@ -275,3 +275,42 @@ whenever any(p in players where p.track != p.points):
 """
     session, lines = play(tiny_game(tmp_path, rules=rules, variables="track: {scope: player, type: number, initial: 0}"))
     assert lines == ["track 2, points 2"]
+
+
+# ---------------------------------------------------------------- show ... to P
+def test_show_lets_one_player_look_at_components_until_they_move(tmp_path):
+    """`show X to P`: P sees X where it lies (another's hand, the top of a deck), nobody else does, and
+    the knowledge ends when X moves; the choice P then makes names what P was shown."""
+    from interpreter.views import can_see
+    rules = """\
+procedure play():
+    move [c for c in pile] to hand of players[1]
+    show hand of players[1] to players[0]
+    choose c in hand of players[1] by players[0] ask "Take which?"
+    log to players[0] "you took {c}"
+    move c to hand of players[0]
+    log to players[0] "left behind: {[x for x in hand of players[1]]}"
+"""
+    root = tiny_game(tmp_path, rules=rules)
+    lines: list = []
+    session = Session(load_compiled(str(root)), 3, 0, account=lambda to, text: lines.append((to, text)))
+    state = session.state
+    shown = session.pending.shown_to(state)
+    assert sorted(shown.options) == ["Coin (value 1) #1", "Coin (value 1) #2", "Gem (value 3)"], shown.options
+    gem = state.entities["gem"]
+    assert can_see(gem, 0) and can_see(gem, 1) and not can_see(gem, 2)
+    session.answer(next(i for i, v in enumerate(session.pending.values) if v.id == "coin_1"))
+    assert lines[0] == (0, "you took Coin #1")
+    assert lines[1] == (0, "left behind: Coin #2, Gem")  # still where P1 looked at them
+    assert can_see(state.entities["coin_1"], 0)  # in P1's own hand now
+
+
+def test_show_needs_components_and_a_player(tmp_path):
+    rules = """\
+procedure play():
+    show 3 to players[0]
+    show pile to 2
+"""
+    found = errors(tiny_game(tmp_path, rules=rules))
+    assert ("TYPE-MISMATCH", "'show' needs components, not a number") in found, found
+    assert any(code == "TYPE-MISMATCH" and "player" in message for code, message in found), found

@@ -374,3 +374,25 @@ def test_every_agot_rules_decision_is_a_question_in_words(players, variants):
             session.answer(rng.randrange(len(d.values)))
     # the frequent ones were met: orders, bids, marches, House cards
     assert len(met) >= 8, sorted(met)
+
+
+def test_btwixt_allies_looked_at_are_shown_to_their_looker():
+    """The Spider's Web, Varys (Wildfire), Leeches...: the ruler who looks at the top allies picks or
+    orders them by name (`show ... to you`), while the others still read them as hidden."""
+    game = load_compiled("btwixt")
+    met = 0
+    for seed in range(60):
+        session = Session(game, 4, seed, ("advanced",))
+        rng = random.Random(seed)
+        while session.pending is not None and met < 3:
+            d = session.pending
+            if "pickable_allies(3)" in d.source or "choose order of seen" in d.source:
+                shown = d.shown_to(session.state)
+                assert not any("hidden" in o or "face-down" in o for o in shown.options if o != "done: choose no more"), shown.options
+                other = d.shown_to(session.state, (d.player + 1) % 4)
+                assert other.options != shown.options  # the others do not see them
+                met += 1
+            session.answer(rng.randrange(len(d.values)))
+        if met >= 3:
+            break
+    assert met >= 3

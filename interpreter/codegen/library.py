@@ -355,6 +355,15 @@ def reveal(rt, what) -> None:
         e.seen_by = None
 
 
+def show_to(rt, what, player) -> None:
+    """One player looks at components where they lie (the top of a deck, another's hand): they know
+    them until the components move. Face-down ones are known to that player alone from then on."""
+    who = seat(rt, player)
+    rt.version += 1
+    for e in entities_of(what):
+        e.seen_by = who
+
+
 def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bool = False) -> Decision:
     if player is None:
         raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
@@ -557,7 +566,7 @@ def namespace() -> dict:
         "_place_of": place_of, "_is_in": is_in, "_variant": variant, "_face_down": face_down, "_keys": keys,
         "_snapshot": snapshot, "_div": div, "_mul": mul, "_bounded": bounded, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
-        "_reveal": reveal, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
+        "_reveal": reveal, "_show_to": show_to, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,

@@ -139,6 +139,9 @@ class Statements:
     def s_Reveal(self, s) -> None:
         self.w.line(f"_reveal(rt, {self.expr(s.what)})")
 
+    def s_Show(self, s) -> None:
+        self.w.line(f"_show_to(rt, {self.expr(s.what)}, {self.expr(s.to)})")
+
     # ------------------------------------------------------------ decisions
     def chooser(self, by) -> str:
         return self.expr(by) if by is not None else self.ex.you()
