@@ -86,7 +86,8 @@ def _check_view(session: Session) -> None:
             sees = (e.id in shown) if full else can_see(e, seat)
             if e.face_down and e.seen_by != seat:
                 assert not sees, f"P{seat + 1} sees the face-down {e.id}"
-            if zone.name in ("orders", "house_hand") and zone.owner != seat:
+            if zone.name in ("orders", "house_hand") and zone.owner != seat and e.seen_by != seat:
+                # (Patchface shows its holder the opponent's hand: `show house_hand of foe to you`)
                 assert not sees, f"P{seat + 1} sees {e.id} in {zone.key}"
             if zone.name in ("order_slot", "in_play") and e.face_down and e.seen_by == seat:
                 assert sees, f"P{seat + 1} no longer sees its own {e.id}"
