@@ -15,8 +15,8 @@ from dsl.inputs import read_text
 from dsl.limits import MAX_COPIES, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.schema_check import load_schema, validate
-from dsl.translations import (Translations, check_localized, check_translations, language_name, localized,
-                              options_without_ask, read_catalogue)
+from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
+                              scan)
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
 from dsl.yaml_records import YamlDoc, load_yaml
 
@@ -163,7 +163,8 @@ def _load_game(root: Path) -> GameContent:
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     _check_report(manifest.get("report") or {}, doc, voc, checker, report)
-    check_translations(content.translations, content.modules, _words_needed(content, doc), report)
+    found = scan(content.modules)
+    check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
     _localize(content)
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):
@@ -195,7 +196,7 @@ def _read_translations(content: GameContent, doc: YamlDoc, files: dict) -> None:
                          doc.span(("languages",)), f"write lang/{lang}.yaml (`language: {lang}`) and list it under files: translations")
 
 
-def _words_needed(content: GameContent, doc: YamlDoc) -> dict:
+def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
     """Each identifier a player may read (the table, values in messages, options without `ask`), with
     where it is declared."""
     voc = content.vocabulary
@@ -216,7 +217,7 @@ def _words_needed(content: GameContent, doc: YamlDoc) -> dict:
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
     for name in voc.variants:  # `rules play --variant` names them in its first line
         needed.setdefault(name, doc.span(("variants", name)))
-    for option in options_without_ask(content.modules):
+    for option in options:
         needed.setdefault(option.name, option.span)
     return needed
 

@@ -163,12 +163,15 @@ def read_catalogue(doc: YamlDoc, tr: Translations, report: Report) -> None:
 
 
 # ---------------------------------------------------------------- checking them
-def check_translations(tr: Translations, modules: list, words_needed: dict, report: Report) -> None:
+def check_translations(tr: Translations, found: Scan, words_needed: dict, report: Report) -> None:
     """Every message and word in every language after the first; placeholders that match."""
-    texts = list(player_texts(modules))
-    shown_literals = set(_word_literals(modules))
+    texts = found.texts
+    shown_literals = found.word_literals
     if len(tr.languages) > 1:
-        _warn_untranslated(texts, modules, tr, report)
+        for node in found.loose:
+            report.diagnostics.append(_warning(
+                "I18N-TEXT", f"\"{node.text}\" is not translated: it reads in {language_name(tr.source)} whatever the reader's language",
+                node.span, "say it inside a `log` or `ask` text, or make it a value with a word (an enum value)"))
     for lang in tr.languages[1:]:
         where = tr.files.get(lang, f"lang/{lang}.yaml")
         messages = tr.messages.get(lang, {})
@@ -207,18 +210,6 @@ def check_translations(tr: Translations, modules: list, words_needed: dict, repo
     _unused(source_words, [w for w in words_needed if w not in source_words], report, needed=set(words_needed))
 
 
-def _warn_untranslated(texts: list, modules: list, tr: Translations, report: Report) -> None:
-    """A text in words written outside `log` and `ask` (a function returning "Raid orders") reaches a
-    reader in the rule text's language only."""
-    told = {id(t) for t in texts}
-    for node in _nodes(modules):
-        if isinstance(node, ast.Str) and id(node) not in told and any(ch.islower() for ch in _PLACEHOLDER.sub("", node.text)) \
-                and not _IDENTIFIER.fullmatch(node.text):
-            report.diagnostics.append(_warning(
-                "I18N-TEXT", f"\"{node.text}\" is not translated: it reads in {language_name(tr.source)} whatever the reader's language",
-                node.span, "say it inside a `log` or `ask` text, or make it a value with a word (an enum value)"))
-
-
 def _unused(entries: dict, missing: list, report: Report, needed: set | None = None) -> None:
     for key, entry in entries.items():
         if not entry.used and (needed is None or key not in needed):
@@ -231,42 +222,51 @@ def _warning(code: str, message: str, span: Span, hint: str | None):
     return Diagnostic(code, message, span, hint, severity="warning")
 
 
-def _nodes(modules: list):
-    """Every node of the rule text, without recursion (syntax trees may be deep)."""
-    stack = list(modules)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, (ast.Node, ast.Module)):
-            yield node
-            stack.extend(v for v in vars(node).values() if isinstance(v, (list, tuple, ast.Node)))
+@dataclass
+class Scan:
+    """What of the rule text a player may read, found in one walk over its nodes."""
 
-
-def player_texts(modules: list):
-    """Every `log` and `ask` text of the rule text (what a player reads of it)."""
-    for node in _nodes(modules):
-        if isinstance(node, ast.Log):
-            yield node.message
-        elif isinstance(getattr(node, "ask", None), ast.Str):
-            yield node.ask
+    texts: list = field(default_factory=list)  # every `log` and `ask` text (ast.Str)
+    options: list = field(default_factory=list)  # menu options without `ask`, read by their name
+    word_literals: set = field(default_factory=set)  # `"at_random"`: a string that reads as a word when shown
+    loose: list = field(default_factory=list)  # other strings with words in them: shown untranslated
 
 
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9_]*")
 
 
-def _word_literals(modules: list):
-    """String literals of the rule text that read as a word when shown (`"at_random"` among options)."""
-    for node in _nodes(modules):
-        if isinstance(node, ast.Str) and _IDENTIFIER.fullmatch(node.text):
-            yield node.text
-
-
-def options_without_ask(modules: list):
-    """Menu options a player reads by their name."""
-    for node in _nodes(modules):
+def scan(modules: list) -> Scan:
+    out = Scan()
+    strings = []
+    stack = list(modules)  # without recursion: syntax trees may be deep
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+            continue
+        if not isinstance(node, (ast.Node, ast.Module)):
+            continue
+        if isinstance(node, ast.Log):
+            out.texts.append(node.message)
+        elif isinstance(getattr(node, "ask", None), ast.Str):
+            out.texts.append(node.ask)
         if isinstance(node, ast.Option) and node.ask is None:
-            yield node
+            out.options.append(node)
+        elif isinstance(node, ast.Str):
+            strings.append(node)
+        stack.extend(v for v in vars(node).values() if isinstance(v, (list, tuple, ast.Node)))
+    told = {id(t) for t in out.texts}
+    for node in strings:
+        if _IDENTIFIER.fullmatch(node.text):
+            out.word_literals.add(node.text)
+        elif id(node) not in told and any(ch.islower() for ch in _PLACEHOLDER.sub("", node.text)):
+            out.loose.append(node)
+    return out
+
+
+def player_texts(modules: list) -> list:
+    """Every `log` and `ask` text of the rule text (what a player reads of it)."""
+    return scan(modules).texts
 
 
 # ---------------------------------------------------------------- strings written in YAML
