@@ -55,8 +55,9 @@ class Watcher:
                 assert not any(shown), f"{e.id} in {zone.key} is seen"
             else:
                 for seat, sees in enumerate(shown):
-                    assert sees == (seat == zone.owner and not (e.face_down and e.seen_by != seat)), \
-                        f"P{seat + 1} and {e.id} in {zone.key}"
+                    # the owner, or one it was shown to (Patchface looks at a House hand: `show ... to you`)
+                    owner_sees = seat == zone.owner and not (e.face_down and e.seen_by != seat)
+                    assert sees == (owner_sees or e.seen_by == seat), f"P{seat + 1} and {e.id} in {zone.key}"
                 if zone.name == "tides_hand":
                     self.seen["tides_hand"] += 1
                 if zone.name == "raven_peek":
