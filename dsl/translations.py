@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from dsl import ast
-from dsl.diagnostics import Report, Span, did_you_mean
+from dsl.diagnostics import Diagnostic, Report, Span, did_you_mean
 from dsl.yaml_records import YamlDoc
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -122,7 +122,7 @@ class Translations:
 
     def message(self, node: ast.Str) -> Message:
         """The compiled form of a checked `log`/`ask` text (a missing translation reads as written)."""
-        order = [_norm(p) for p in placeholders(node.text)]
+        order = placeholders(node.text)
         own: list = []
         n = 0
         for part in node.parts:
@@ -217,8 +217,7 @@ def _unused(entries: dict, missing: list, report: Report, needed: set | None = N
                                                did_you_mean(key, missing) or "remove it, or check its spelling"))
 
 
-def _warning(code: str, message: str, span: Span, hint: str | None):
-    from dsl.diagnostics import Diagnostic
+def _warning(code: str, message: str, span: Span, hint: str | None) -> Diagnostic:
     return Diagnostic(code, message, span, hint, severity="warning")
 
 
