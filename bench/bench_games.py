@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.games import known_games, load_compiled  # noqa: E402
+from interpreter.runtime.games import known_games, load_compiled  # noqa: E402
 from interpreter.runtime import Session  # noqa: E402
 
 PLAYERS = {"kings_bounty": [2, 4, 5], "btwixt": [3, 4, 6], "agot": [3, 4, 6]}
@@ -32,7 +32,7 @@ BASELINE = "cd4f46b"
 BATCH = """
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
 game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = load_compiled(game)
@@ -96,7 +96,7 @@ def main() -> None:
     report: dict = {
         "cold_validate_all_seconds": round(fresh_process_seconds("from interpreter.cli import main; main(['validate'])"), 3),
         "import_load_compile_seconds": {
-            g: round(fresh_process_seconds(f"from interpreter.games import load_compiled; load_compiled({g!r})"), 3)
+            g: round(fresh_process_seconds(f"from interpreter.runtime.games import load_compiled; load_compiled({g!r})"), 3)
             for g in known_games()},
         "goals": {"cold_validate_all_seconds": 0.5, "import_load_compile_seconds": 0.3,
                   "btwixt_speedup_over_baseline": 3.0, "agot_cpu_seconds_per_6_player_game": 0.5},

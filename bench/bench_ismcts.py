@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.adapters.line import Sampling  # noqa: E402
+from interpreter.agents.line import Sampling  # noqa: E402
 from interpreter.agents import play_with_agents  # noqa: E402
-from interpreter.games import load_compiled  # noqa: E402
+from interpreter.runtime.games import load_compiled  # noqa: E402
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """The speed-up of `rules simulate` from 1 worker to 2 (and more) worker processes.
 
-Plays the same batch of random games with each number of workers (interpreter.simulation, as
+Plays the same batch of random games with each number of workers (interpreter.batch.simulation, as
 the command does: processes forked after the game is compiled), checks that the records are
 identical, and reports games per second, the speed-up over one worker and the CPU seconds used
 (this process and its workers: when the speed-up falls short while the CPU seconds stay the same,
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.simulation import Batch, run_batch  # noqa: E402
+from interpreter.batch.simulation import Batch, run_batch  # noqa: E402
 
 
 def _cpu() -> float:

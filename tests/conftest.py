@@ -22,5 +22,5 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def kb():
     """King's Bounty, loaded and compiled once."""
-    from interpreter.games import load_compiled
+    from interpreter.runtime.games import load_compiled
     return load_compiled("kings_bounty")

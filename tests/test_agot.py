@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from interpreter.gamelog import make_log, replay
-from interpreter.games import load_compiled
+from interpreter.runtime.gamelog import make_log, replay
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
-from interpreter.state import encode
-from interpreter.views import can_see, view
+from interpreter.present.words import telling
+from interpreter.core.state import encode
+from interpreter.present.views import can_see, view
 
 GAMES_PER_COUNT = 20  # per player count and variant; soak runs use `rules simulate agot`
 
@@ -21,7 +22,7 @@ def game():
 
 
 def play_random(game, players: int, seed: int, variants=(), each=None, account=None) -> Session:
-    session = Session(game, players, seed, variants, account=account)
+    session = Session(game, players, seed, variants, account=telling(account))
     rng = random.Random(seed + 1)
     while session.pending is not None:
         if each is not None:
@@ -212,7 +213,7 @@ def _biased_game(game, seed: int) -> Session:
 def test_explain_shows_house_card_abilities_in_their_class_order(game, tmp_path, capsys):
     """`rules explain` on a logged combat: Tyrion's cancel runs before the other side's 'immediately' ability."""
     from interpreter.cli import main
-    from interpreter.gamelog import write_log
+    from interpreter.runtime.gamelog import write_log
 
     for seed in range(200):
         session = _biased_game(game, seed)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dsl.loader import load_game
-from interpreter.games import load_compiled, locate
+from interpreter.runtime.games import load_compiled, locate
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATOR = ROOT / "tests" / "generators" / "agot_records.py"

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.gamelog import make_log, write_log
-from interpreter.games import load_compiled
+from interpreter.runtime.gamelog import make_log, write_log
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
-from interpreter.views import can_see, view
+from interpreter.present.words import telling
+from interpreter.present.views import can_see, view
 
 HIDDEN_ZONES = ("westeros_deck_1", "westeros_deck_2", "westeros_deck_3", "wildling_deck", "tides_deck", "tides_discard")
 OWNER_ZONES = ("tides_hand", "raven_peek", "orders", "house_hand")
@@ -85,7 +86,7 @@ class Watcher:
 
 
 def play(game, players, seed, variants=(), each=None, account=None, policy=None) -> Session:
-    session = Session(game, players, seed, variants, account=account)
+    session = Session(game, players, seed, variants, account=telling(account))
     rng = random.Random(seed + 1)
     while session.pending is not None:
         if each is not None:
@@ -114,7 +115,7 @@ def test_decks_tides_cards_bids_and_the_ravens_peek_stay_hidden(game, players, v
 
 def test_the_ravens_peek_is_seen_by_its_holder_only(game):
     lines = []
-    session = Session(game, 6, 4, account=lambda to, text: lines.append((to, text)), start=False)
+    session = Session(game, 6, 4, account=telling(lambda to, text: lines.append((to, text))), start=False)
     session.call("setup")
     state = session.state
     top = state.zone("wildling_deck").items[0]

@@ -15,9 +15,10 @@ import pytest
 from dsl.diagnostics import DiagnosticError
 from dsl.loader import load_game
 from interpreter.cli import main
-from interpreter.decisions import IllegalDecision
-from interpreter.games import load_compiled
+from interpreter.core.decisions import IllegalDecision
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 
 ROOT = Path(__file__).resolve().parent.parent
 KB = ROOT / "content" / "kings_bounty"
@@ -419,7 +420,7 @@ def test_runtime_error_in_log_points_at_the_log_line(tmp_path):
     root = broken_kb(tmp_path, rel, "procedure final_scoring():", LOG_CRASH + "procedure final_scoring():")
     game = load_compiled(str(root))
     with pytest.raises(DiagnosticError) as exc:
-        Session(game, 2, 0, procedure="crash", account=lambda to, text: None)
+        Session(game, 2, 0, procedure="crash", account=telling(lambda to, text: None))
     (diag,) = exc.value.diagnostics
     assert diag.code == "RUN-ERROR"
     assert diag.span.line == line_of(root, rel, 'log "{t.points}"'), diag.render()
@@ -430,7 +431,7 @@ def test_runtime_error_in_log_does_not_depend_on_the_listener(tmp_path):
     root = broken_kb(tmp_path, rel, "procedure final_scoring():", LOG_CRASH + "procedure final_scoring():")
     game = load_compiled(str(root))
     with pytest.raises(DiagnosticError):
-        Session(game, 2, 0, procedure="crash", account=lambda to, text: None)
+        Session(game, 2, 0, procedure="crash", account=telling(lambda to, text: None))
     with pytest.raises(DiagnosticError):
         Session(game, 2, 0, procedure="crash")  # the same error without a listener
 

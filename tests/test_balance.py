@@ -1,4 +1,4 @@
-"""interpreter.balance against a direct computation on a small batch, and against known intervals."""
+"""interpreter.batch.balance against a direct computation on a small batch, and against known intervals."""
 from __future__ import annotations
 
 import math
@@ -6,8 +6,8 @@ import statistics
 
 import pytest
 
-from interpreter.balance import difference, proportion, summarize, wilson
-from interpreter.simulation import Batch, run_batch
+from interpreter.batch.balance import difference, proportion, summarize, wilson
+from interpreter.batch.simulation import Batch, run_batch
 
 Z = 1.959963984540054
 

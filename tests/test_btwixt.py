@@ -7,10 +7,11 @@ from collections import Counter
 import pytest
 
 from dsl.loader import load_game
-from interpreter.games import load_compiled, locate
-from interpreter.gamelog import make_log, replay
+from interpreter.runtime.games import load_compiled, locate
+from interpreter.runtime.gamelog import make_log, replay
 from interpreter.runtime import Session
-from interpreter.views import view
+from interpreter.present.words import telling
+from interpreter.present.views import view
 
 GAMES_PER_CASE = 60  # per player count and variant; thousands are a soak run (README.md, "Soak runs")
 VARIANTS = [(), ("advanced",), ("draft",), ("council_of_kings",), ("ally_row",), ("quick",)]
@@ -109,7 +110,7 @@ def test_tokens_revealed_at_the_end(game):
 def final_scoring_log(game, councils: list[list[str]]) -> tuple[Session, list[str]]:
     """Lay the given components into each seat's council (council of P1 first), score, and keep the log."""
     lines = []
-    session = Session(game, len(councils), 1, start=False, account=lambda to, text: lines.append(text))
+    session = Session(game, len(councils), 1, start=False, account=telling(lambda to, text: lines.append(text)))
     state = session.state
     for seat, ids in enumerate(councils):
         for eid in ids:

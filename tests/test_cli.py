@@ -145,7 +145,7 @@ def test_replay_tampered_decision(capsys, game_log, tmp_path):
 
 def test_replay_tampered_decision_and_label(capsys, game_log, tmp_path):
     """A consistent forgery (another legal option with its own label) is caught by the final state."""
-    from interpreter.games import load_compiled
+    from interpreter.runtime.games import load_compiled
     from interpreter.runtime import Session
     data = json.loads(game_log.read_text(encoding="utf-8"))
     session = Session(load_compiled("kings_bounty"), data["players"], data["seed"], tuple(data["variants"]))

@@ -15,8 +15,9 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.codegen import library
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = str(ROOT / "tests" / "fixtures" / "hostile_names")
@@ -74,7 +75,7 @@ def test_python_keywords_builtins_and_dunders_as_names_play_correctly():
     """Procedures, parameters, variables, enums, zones and records named lambda, class, exec, __import__ ..."""
     game = load_compiled(HOSTILE)
     lines = []
-    session = Session(game, 2, 0, account=lambda to, text: lines.append(text))
+    session = Session(game, 2, 0, account=telling(lambda to, text: lines.append(text)))
     assert session.pending is not None and session.pending.player == 1  # `choose compile ... by players[1]`
     session.answer("lambda")
     assert lines == ["10 0, 1 class mro 1"]

@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def bt():
 def play_logged(game, players, seed, variants=()):
     lines: list[tuple[int | None, str]] = []
     session = Session(game, players, seed, variants, keep_labels=False,
-                      account=lambda to, text: lines.append((to, text)))
+                      account=telling(lambda to, text: lines.append((to, text))))
     rng = random.Random(seed)
     while session.pending is not None:
         session.answer(rng.randrange(len(session.pending.values)))
@@ -112,7 +113,7 @@ def test_kings_bounty_vandal_award_is_told(kb):
 
 def bid_scene(bt, hands: dict[int, list[str]], bids: dict[int, list[str]]):
     lines: list[tuple[int | None, str]] = []
-    session = Session(bt, 4, 1, start=False, account=lambda to, text: lines.append((to, text)))
+    session = Session(bt, 4, 1, start=False, account=telling(lambda to, text: lines.append((to, text))))
     state = session.state
     state.game_vars["first_player"] = 0
     for q, ids in hands.items():
@@ -182,7 +183,7 @@ def test_btwixt_lines_read_in_one_language(bt, lang, foreign, variants):
     for seed in (1, 2):
         lines: list[tuple[int | None, str]] = []
         session = Session(bt, 4, seed, variants, keep_labels=False, lang=lang,
-                          account=lambda to, text: lines.append((to, text)))
+                          account=telling(lambda to, text: lines.append((to, text))))
         rng = random.Random(seed)
         while session.pending is not None:
             session.answer(rng.randrange(len(session.pending.values)))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.games import load_compiled
-from interpreter.presentation import table
+from interpreter.runtime.games import load_compiled
+from interpreter.present.words import shown_to, table
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 from tests.cli_run import run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,13 +124,13 @@ def play_lines(game, lang: str, seed: int = 0, players: int = 2, variants=(), re
     """A random game as its people read it: every line told, and for each decision the decider's
     question, options and table."""
     lines: list[str] = []
-    session = Session(game, players, seed, variants, account=lambda to, text: lines.append(text), start=False,
+    session = Session(game, players, seed, variants, account=telling(lambda to, text: lines.append(text)), start=False,
                       lang=lang, reader=reader)
     session.call(game.content.manifest["start"])
     rng = random.Random(seed)
     while session.pending is not None:
         d = session.pending
-        shown = d.shown_to(session.state)
+        shown = shown_to(d, session.state)
         lines += [shown.prompt, *shown.options, *table(session.state, d.player)]
         lines += [f"{name}: {text}" for option in shown.keys for name, text in option]
         session.answer(rng.randrange(len(d.values)))
@@ -168,13 +169,13 @@ def test_copies_of_one_card_are_told_apart_in_log_lines(tmp_path):
 def test_lines_told_to_one_player_read_through_their_view(tmp_path):
     game = load_compiled(str(duo(tmp_path)))
     lines: list = []
-    session = Session(game, 2, 0, account=lambda to, text: lines.append((to, text)), lang="en")
+    session = Session(game, 2, 0, account=telling(lambda to, text: lines.append((to, text))), lang="en")
     session.answer(0)
     assert lines[0][0] == 0 and re.fullmatch(r"You take (Gold|Copper) coin( #\d)?", lines[0][1]), lines
     assert lines[1] == (None, "P1 takes hidden component in hand of P1")
     # the same line read by P1 (`rules replay --as P1`, a human at the terminal) names their own coin
     lines.clear()
-    session = Session(game, 2, 0, account=lambda to, text: lines.append((to, text)), lang="en", reader=0)
+    session = Session(game, 2, 0, account=telling(lambda to, text: lines.append((to, text))), lang="en", reader=0)
     session.answer(0)
     assert lines[1][1].startswith("P1 (you) takes ") and "hidden" not in lines[1][1], lines
 

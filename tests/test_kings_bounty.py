@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.decisions import IllegalDecision
-from interpreter.games import load_compiled
+from interpreter.core.decisions import IllegalDecision
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 
 ROOT = Path(__file__).resolve().parent.parent
 CASTLE_RACES = ["elves", "dwarves", "undead", "orcs"]
@@ -41,7 +42,7 @@ def rulebook_records(game):
 
 
 def play_random(game, players, seed, rng, variants=(), account=None):
-    session = Session(game, players, seed, variants, keep_labels=False, account=account)
+    session = Session(game, players, seed, variants, keep_labels=False, account=telling(account))
     while session.pending is not None:
         session.answer(rng.randrange(len(session.pending.values)))
     return session
@@ -225,7 +226,7 @@ def test_a_whole_game_reads_in_one_language(kb, lang, foreign):
     for reader in (None, 0):
         lines = []
         session = Session(kb, 4, 3, ("experienced",), keep_labels=False, lang=lang, reader=reader,
-                          account=lambda to, text: lines.append(text))
+                          account=telling(lambda to, text: lines.append(text)))
         rng = random.Random(3)
         while session.pending is not None:
             session.answer(rng.randrange(len(session.pending.values)))
@@ -312,7 +313,7 @@ def test_end_of_game_rule(kb, players):
                 deck = len(holder["session"].state.zone("deck")) - int(m.group(2) or 0)
                 turns.append((int(m.group(1)) - 1, deck))
 
-        session = Session(kb, players, seed, keep_labels=False, account=account, start=False)
+        session = Session(kb, players, seed, keep_labels=False, account=telling(account), start=False)
         holder["session"] = session
         session.call("play_game")
         rng = random.Random(seed)

@@ -6,14 +6,15 @@ import pytest
 
 from dsl.diagnostics import DiagnosticError
 from dsl.loader import load_game
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from interpreter.present.words import telling
 from tests.tiny_game import tiny_game
 
 
 def play(root, players: int = 2, answers=()):
     lines: list = []
-    session = Session(load_compiled(str(root)), players, 0, account=lambda to, text: lines.append(text))
+    session = Session(load_compiled(str(root)), players, 0, account=telling(lambda to, text: lines.append(text)))
     for a in answers:
         session.answer(a)
     return session, lines
@@ -281,7 +282,8 @@ whenever any(p in players where p.track != p.points):
 def test_show_lets_one_player_look_at_components_until_they_move(tmp_path):
     """`show X to P`: P sees X where it lies (another's hand, the top of a deck), nobody else does, and
     the knowledge ends when X moves; the choice P then makes names what P was shown."""
-    from interpreter.views import can_see
+    from interpreter.present.views import can_see
+    from interpreter.present.words import shown_to
     rules = """\
 procedure play():
     move [c for c in pile] to hand of players[1]
@@ -293,9 +295,9 @@ procedure play():
 """
     root = tiny_game(tmp_path, rules=rules)
     lines: list = []
-    session = Session(load_compiled(str(root)), 3, 0, account=lambda to, text: lines.append((to, text)))
+    session = Session(load_compiled(str(root)), 3, 0, account=telling(lambda to, text: lines.append((to, text))))
     state = session.state
-    shown = session.pending.shown_to(state)
+    shown = shown_to(session.pending, state)
     assert sorted(shown.options) == ["Coin (value 1) #1", "Coin (value 1) #2", "Gem (value 3)"], shown.options
     gem = state.entities["gem"]
     assert can_see(gem, 0) and can_see(gem, 1) and not can_see(gem, 2)

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from dsl.loader import load_game
 from interpreter.cli import main
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session, new_state
+from interpreter.present.words import telling
 from tiny_game import tiny_game
 
 
@@ -25,7 +26,7 @@ def codes(root: Path) -> list[str]:
 def play_lines(root: Path, players: int = 2, procedure: str | None = None) -> list[str]:
     lines: list = []
     game = load_compiled(str(root))
-    Session(game, players, 0, account=lambda to, text: lines.append(text), procedure=procedure)
+    Session(game, players, 0, account=telling(lambda to, text: lines.append(text)), procedure=procedure)
     return lines
 
 

@@ -18,7 +18,8 @@ from dsl.loader import SCHEMA_LINE, load_game
 from dsl.parser import build_parser
 from interpreter.codegen import compile_game
 from interpreter.runtime import Session, new_state
-from interpreter.views import view
+from interpreter.present.words import telling
+from interpreter.present.views import view
 
 HERE = Path(__file__).resolve().parent
 SNIPPETS = HERE / "snippets"
@@ -73,7 +74,7 @@ class Table:
 
     def run(self, procedure: str, *args, answers=(), trace: bool = False) -> Session:
         session = Session(self.game, self.players, state=self.state, procedure=procedure, args=list(args),
-                          trace=trace, account=lambda to, text: self.logs.append(text))
+                          trace=trace, account=telling(lambda to, text: self.logs.append(text)))
         for a in answers:
             assert session.pending is not None, f"nothing is asked, but the script still holds {a!r}"
             session.answer(a)

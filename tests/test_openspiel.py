@@ -8,10 +8,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from interpreter.adapters.line import Line, Sampling, sample, visible_ids  # noqa: E402
-from interpreter.adapters.openspiel_game import load_game, register_all  # noqa: E402
-from interpreter.games import load_compiled  # noqa: E402
-from interpreter.views import can_see  # noqa: E402
+from interpreter.agents.line import Line, Sampling, sample, visible_ids  # noqa: E402
+from interpreter.agents.openspiel_game import load_game, register_all  # noqa: E402
+from interpreter.runtime.games import load_compiled  # noqa: E402
+from interpreter.present.views import can_see  # noqa: E402
 from tests.tiny_game import tiny_game  # noqa: E402
 
 
@@ -140,7 +140,7 @@ SECRET_RECORDS = """\
 
 def test_a_secret_wave_is_asked_one_player_at_a_time_and_hides_earlier_answers(tmp_path):
     root = tiny_game(tmp_path, rules=SECRET_RULES, records=SECRET_RECORDS)
-    from interpreter.adapters.openspiel_game import register
+    from interpreter.agents.openspiel_game import register
     register(str(root))
     game = load_game(str(root), players=3, seed=1)
     state = game.new_initial_state()

@@ -9,7 +9,7 @@ pytest.importorskip("pyspiel")
 
 from interpreter.agents import play_with_agents  # noqa: E402
 from interpreter.cli import main  # noqa: E402
-from interpreter.games import load_compiled  # noqa: E402
+from interpreter.runtime.games import load_compiled  # noqa: E402
 
 PLAYERS = 2
 GAMES = 12  # about 5 s each with 20 simulations per decision (bench/bench_ismcts.py measures more)

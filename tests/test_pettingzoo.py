@@ -10,8 +10,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402
 
 from dsl.diagnostics import DiagnosticError  # noqa: E402
-from interpreter.adapters.line import visible_ids  # noqa: E402
-from interpreter.adapters.pettingzoo_env import RulesEnv  # noqa: E402
+from interpreter.agents.line import visible_ids  # noqa: E402
+from interpreter.agents.pettingzoo_env import RulesEnv  # noqa: E402
 
 
 @pytest.mark.parametrize("game, players", [("kings_bounty", 4), ("btwixt", 3)])

@@ -2,7 +2,7 @@
 
 The property test plays random games of every game in content/, at every player count, and at
 every decision renders what the decider is shown (the question, each option, each option's key,
-the table) and looks in it for any component the decider cannot see (`interpreter.views.can_see`):
+the table) and looks in it for any component the decider cannot see (`interpreter.present.views.can_see`):
 its id, its name when no component the decider sees has that name, or its name with its values
 when no component the decider sees reads the same.
 """
@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.decisions import Decision
-from interpreter.games import load_compiled
+from interpreter.core.decisions import Decision
+from interpreter.runtime.games import load_compiled
 from dsl.translations import player_texts
-from interpreter.presentation import Presenter, card_text, describe, entity_name, key, table
+from interpreter.present.words import Presenter, card_text, describe, entity_name, key, prompt, shown_to, table
 from interpreter.runtime import Session
-from interpreter.views import can_see
+from interpreter.present.words import telling
+from interpreter.present.views import can_see
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
@@ -70,13 +71,13 @@ def leaks(state, viewer, texts: list[str], lang: str = "en") -> list[str]:
 def shown_texts(decision: Decision, state) -> list[str]:
     """The question, the options and the table, without the printed card texts (which may mention
     other cards by name: `keys_leak` checks them)."""
-    shown = decision.shown_to(state)
+    shown = shown_to(decision, state)
     return [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
 
 
 def keys_leak(decision: Decision, state, lang: str = "en") -> list:
     """Printed texts shown (an option's key, the texts the table spells out) not of a component the decider sees."""
-    keys = [f"{name}: {text}" for option in decision.shown_to(state).keys for name, text in option]
+    keys = [f"{name}: {text}" for option in shown_to(decision, state).keys for name, text in option]
     keys += [line[4:] for line in table(state, decision.player) if line.startswith("    ")]
     if not keys:
         return []
@@ -118,7 +119,7 @@ def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, va
             assert not found, f"seed {seed} ({lang}), the line {text!r} told to {'everyone' if to is None else f'P{to + 1}'}: {found}"
             lines.append(text)
 
-        session = Session(game, players, seed, variants, account=told, lang=lang, start=False)
+        session = Session(game, players, seed, variants, account=telling(told), lang=lang, start=False)
         session.call(game.content.manifest["start"])
         rng = random.Random(seed)
         while session.pending is not None:
@@ -127,7 +128,7 @@ def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, va
             found = leaks(state, d.player, [unwritten(t, written) for t in shown_texts(d, state)], lang)
             assert not found, f"seed {seed} ({lang}), {d.source!r} shown to P{d.player + 1}: {found}"
             assert not keys_leak(d, state, lang), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state, lang)}"
-            assert d.source not in d.shown_to(state).prompt or d.question.words is not None
+            assert d.source not in shown_to(d, state).prompt or d.question.words is not None
             checked += 1
             session.answer(rng.randrange(len(d.values)))
         assert lines, "the game told nothing"
@@ -177,7 +178,7 @@ def test_the_check_catches_labels_that_name_face_down_tokens():
     state = session.state
     assert any(label.startswith("power_") for label in d.labels)  # the stable labels keep their ids
     assert leaks(state, d.player, d.labels)  # so showing labels, as the terminal once did, leaks
-    shown = d.shown_to(state)
+    shown = shown_to(d, state)
     assert not leaks(state, d.player, shown_texts(d, state))
     # each token read by where it lies, and each option distinct
     assert all(re.fullmatch(r"face-down token( \d+ of \d+)? in .*council.*", o) for o in shown.options), shown.options
@@ -213,9 +214,9 @@ def test_options_and_prompts_are_words_not_labels_or_rule_text():
     game = load_compiled("kings_bounty")
     session = Session(game, 3, 1)
     d = session.pending
-    shown = d.shown_to(session.state)
+    shown = shown_to(d, session.state)
     assert d.source.startswith("choose by p")  # the rule text is kept for debugging ...
-    assert shown.prompt == d.prompt == "Your turn: play a card, or put cards under the deck"  # ... the player reads words
+    assert shown.prompt == prompt(d) == "Your turn: play a card, or put cards under the deck"  # ... the player reads words
     assert d.to_json()["source"] == d.source and d.to_json()["options"] == d.labels
     for label, text in zip(d.labels, shown.options):
         assert "_" not in text and not any(w in session.state.entities for w in WORD.findall(text)), text
@@ -229,13 +230,13 @@ def test_options_and_prompts_are_words_not_labels_or_rule_text():
 
 
 def test_without_ask_the_prompt_is_a_plain_sentence():
-    from interpreter.decisions import Question
+    from interpreter.core.decisions import Question
     d = Decision(0, Question("which ability resolves first (draw)", None, "abilities"), ["a", "b"], "order")
-    assert d.prompt == "Which ability resolves first?" and "draw" in d.source
+    assert prompt(d) == "Which ability resolves first?" and "draw" in d.source
     d = Decision(0, Question("choose up to 2 kept in bid_pile of you by you", None, "pick up to 2"), [1, 2, 3], "pick")
-    assert d.prompt == "Choose up to 2, one at a time (done to stop)" and d.source.startswith("choose up to 2")
+    assert prompt(d) == "Choose up to 2, one at a time (done to stop)" and d.source.startswith("choose up to 2")
     d = Decision(0, Question("choose r in players", None, "choose"), [0, 1], players=True)
-    assert d.prompt == "Choose one" and d.shown_to(None).options == ["P1 (you)", "P2"]
+    assert prompt(d) == "Choose one" and shown_to(d, None).options == ["P1 (you)", "P2"]
     assert d.labels == ["P1", "P2"]
 
 
@@ -263,14 +264,14 @@ def test_ask_words_are_rendered_for_the_decider(tmp_path):
     session = Session(load_compiled(str(root)), 2, 0)
     d = session.pending
     state = session.state
-    assert d.prompt == "Which of P2's 2 cards?" and d.source.startswith("choose x in hand of players[1]")
-    shown = d.shown_to(state)
+    assert prompt(d) == "Which of P2's 2 cards?" and d.source.startswith("choose x in hand of players[1]")
+    shown = shown_to(d, state)
     # P1 cannot see P2's hand: the options are where the cards lie, without names or values
     assert shown.options == ["hidden component 1 of 2 in hand of P2", "hidden component 2 of 2 in hand of P2"]
     assert d.labels[0] in state.entities  # the stable labels are ids, as scripts need
     session.answer(0)
     d = session.pending
-    shown = d.shown_to(state)
+    shown = shown_to(d, state)
     assert shown.prompt == "What now?"
     mine = state.zone("hand", 0).items[0]
     assert shown.options == [f"Keep {describe(mine)} worth {mine.attrs['value']}",
@@ -278,7 +279,7 @@ def test_ask_words_are_rendered_for_the_decider(tmp_path):
     assert d.labels == [f"keep {mine.id}", f"give_away {mine.id} P2", "at_random"]
     assert shown.keys[0] == []  # the tiny game's cards have no text
     session.answer(0)
-    assert session.pending is None or session.pending.prompt.startswith("Choose")
+    assert session.pending is None or prompt(session.pending).startswith("Choose")
 
 
 def test_ask_cannot_name_what_is_being_chosen_and_is_still_a_name_elsewhere(tmp_path):
@@ -297,7 +298,7 @@ procedure play():
     log "took {x}"
 """
     session = Session(load_compiled(str(tiny_game(tmp_path, rules=fine, name="fine"))), 2, 0)
-    assert session.pending.prompt == "Take one of 3"
+    assert prompt(session.pending) == "Take one of 3"
 
 
 def test_replay_as_a_player_tells_their_own_decisions_in_words(tmp_path, capsys):
@@ -326,11 +327,11 @@ procedure play():
 """
     session = Session(load_compiled(str(tiny_game(tmp_path, rules=rules))), 2, 0)
     d = session.pending
-    shown = d.shown_to(session.state)
+    shown = shown_to(d, session.state)
     assert sorted(shown.options) == ["Coin (value 1)", "Gem (value 3) [under: Coin (value 1)]"]
     rules = rules.replace("    move first(c in hand of p where c.value == 1) to under of gem\n", "")
     session = Session(load_compiled(str(tiny_game(tmp_path, rules=rules, name="copies"))), 2, 0)
-    shown = session.pending.shown_to(session.state)
+    shown = shown_to(session.pending, session.state)
     assert sorted(shown.options) == ["Coin (value 1) #1", "Coin (value 1) #2", "Gem (value 3)"]
     assert Presenter(session.state, 1).zone(session.state.zone("hand", 0)) == "hand of P1"
 
@@ -349,8 +350,8 @@ def test_every_agot_rules_decision_is_a_question_in_words(players, variants):
     """Issue 10, section 4: every decision AGoT's rules put to a player (random games) carries an `ask`,
     and so does each option of its menus: no default sentence, no option name read as words."""
     from interpreter.codegen.library import MenuChoice
-    from interpreter.phrases import say
-    from interpreter.presentation import _ASKED, humanize
+    from interpreter.present.phrases import say
+    from interpreter.present.words import _ASKED, humanize
     game = load_compiled("agot")
     ours = _agot_rule_statements()
     met: set = set()
@@ -364,7 +365,7 @@ def test_every_agot_rules_decision_is_a_question_in_words(players, variants):
             head = d.source.splitlines()[0].strip()
             if head in ours:  # a statement of the rules; cards' own choices are not checked here
                 met.add(head)
-                shown = d.shown_to(session.state)
+                shown = shown_to(d, session.state)
                 assert d.question.words is not None, f"no ask: {head!r}"
                 assert shown.prompt not in {say("en", k) for k in _ASKED.values()} and not shown.prompt.startswith("Choose "), head
                 for v, text in zip(d.values, shown.options):
@@ -387,9 +388,9 @@ def test_btwixt_allies_looked_at_are_shown_to_their_looker():
         while session.pending is not None and met < 3:
             d = session.pending
             if "pickable_allies(3)" in d.source or "choose order of seen" in d.source:
-                shown = d.shown_to(session.state)
+                shown = shown_to(d, session.state)
                 assert not any("hidden" in o or "face-down" in o for o in shown.options if o != "done: choose no more"), shown.options
-                other = d.shown_to(session.state, (d.player + 1) % 4)
+                other = shown_to(d, session.state, (d.player + 1) % 4)
                 assert other.options != shown.options  # the others do not see them
                 met += 1
             session.answer(rng.randrange(len(d.values)))

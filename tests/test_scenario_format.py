@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
-from interpreter import decisions
+from interpreter.core import decisions
 from interpreter.cli import main
-from interpreter.games import load_compiled
+from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
-from interpreter.scenario import run_scenario
+from interpreter.scenarios.run import run_scenario
 from tiny_game import KB_SCENARIO, scenario_file, tiny_game
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.scenario import find_scenarios, run_scenario
+from interpreter.scenarios.run import find_scenarios, run_scenario
 from tiny_game import KB_SCENARIO, scenario_file
 
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"

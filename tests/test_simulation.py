@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from interpreter.game_facts import report_spec, track_played
-from interpreter.games import known_games, load_compiled
-from interpreter.progress import NoProgress, Progress, progress_for
+from interpreter.batch.game_facts import report_spec, track_played
+from interpreter.runtime.games import known_games, load_compiled
+from interpreter.batch.progress import NoProgress, Progress, progress_for
 from interpreter.runtime import Session
-from interpreter.simulation import Batch, chunks, default_workers, run_batch
+from interpreter.batch.simulation import Batch, chunks, default_workers, run_batch
 from tests.tiny_game import tiny_game
 from cli_run import run
 

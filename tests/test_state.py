@@ -7,8 +7,8 @@ import random
 import pytest
 
 from interpreter.runtime import Session
-from interpreter.state import State
-from interpreter.views import view
+from interpreter.core.state import State
+from interpreter.present.views import view
 
 
 def records_of(game):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.state import Entity
-from interpreter.views import can_see
+from interpreter.core.state import Entity
+from interpreter.present.views import can_see
 
 
 class Encoder:

@@ -40,8 +40,8 @@ class ISMCTSAgent:
         """Follow this game (the agent reads the answers given in it, never its state)."""
         from open_spiel.python.algorithms import ismcts, mcts
 
-        from interpreter.adapters.line import Line
-        from interpreter.adapters.openspiel_game import load_game
+        from interpreter.agents.line import Line
+        from interpreter.agents.openspiel_game import load_game
         state = session.state
         self.session = session
         self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants)
@@ -52,14 +52,14 @@ class ISMCTSAgent:
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
-        from interpreter.adapters.line import sample
-        from interpreter.adapters.openspiel_game import RulesState
+        from interpreter.agents.line import sample
+        from interpreter.agents.openspiel_game import RulesState
         return RulesState(state.get_game(), sample(state.line, player, self.rng))
 
     def decide(self, decision, view) -> int:
         if self.session is None:
             raise DiagnosticError([Diagnostic("USAGE", "the ismcts agent plays only a game it is attached to")])
-        from interpreter.adapters.openspiel_game import RulesState
+        from interpreter.agents.openspiel_game import RulesState
         history = self.session.history
         if self.line.answers != history[:len(self.line.answers)]:
             raise DiagnosticError([Diagnostic("RUN-ERROR", "the ismcts agent lost track of the game")])

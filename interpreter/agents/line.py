@@ -10,7 +10,7 @@ Chance lives inside the engine's seeded RNG: given its world, a line is determin
 
 What a player knows of a line is its *record*: every log line told to everyone or to that player,
 every answer it gave (its label rendered through the player's view), that another player decided,
-and what it sees now (`interpreter.views.view`). Nothing else of the state reaches a player.
+and what it sees now (`interpreter.present.views.view`). Nothing else of the state reaches a player.
 """
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ import random
 
 from dsl.diagnostics import DiagnosticError
 from interpreter.codegen import CompiledGame
-from interpreter.decisions import IllegalDecision, player_label
-from interpreter.runtime import Session, new_state
-from interpreter.views import can_see, view
+from interpreter.core.decisions import IllegalDecision, player_label
+from interpreter.runtime.session import Session, new_state
+from interpreter.present.views import can_see, view
+from interpreter.present.words import prompt, telling
 
 HIDDEN = "(hidden)"
 
@@ -62,7 +63,7 @@ class Line:
             arrange(state, self.arrangement)
         session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False)
         record = not self._recorded
-        session.rt.account = self._hear if record else None
+        session.rt.account = telling(self._hear) if record else None
         if record and self.first is not None:
             _watch_moves(session.rt, self.first)
         session.call(self.game.content.manifest["start"])
@@ -72,7 +73,7 @@ class Line:
             session.answer(answer)
         if self.reseed is not None and self.reseed[0] == len(self.answers):
             state.rng.seed(self.reseed[1])
-        session.rt.account = self._hear
+        session.rt.account = telling(self._hear)
         self._recorded = True
         if self.first is not None:
             _watch_moves(session.rt, self.first)
@@ -94,7 +95,7 @@ class Line:
         new._cache = dict(self._cache)
         new._session, self._session = self._session, None
         if new._session is not None:
-            new._session.rt.account = new._hear
+            new._session.rt.account = telling(new._hear)
             if new.first is not None:
                 _watch_moves(new._session.rt, new.first)
         return new
@@ -110,7 +111,7 @@ class Line:
         return data
 
     def __setstate__(self, data):
-        from interpreter.games import load_compiled
+        from interpreter.runtime.games import load_compiled
         self.__dict__.update(data)
         self.game = load_compiled(data["game"])
         self._session = None
@@ -141,7 +142,7 @@ class Line:
         if self.seen is not None:
             self.seen[who] |= visible_ids(session.state, who)
         label = d.label(index)
-        self.steps.append((who, d.secret, d.prompt, shown_label(session.state, label, who)))
+        self.steps.append((who, d.secret, prompt(d), shown_label(session.state, label, who)))
         self.labels.append(label)
         self.events.append(("step", len(self.answers)))
         self.answers.append(index)
@@ -171,7 +172,7 @@ class Line:
                 now = "the game is over; winners: " + (", ".join(winners) or "nobody")
             elif self.to_act() == player:
                 labels = [shown_label(session.state, label, player) for label in d.labels]
-                now = f"you decide: {d.prompt}" + (" (secretly)" if d.secret else "") + "\n" + "\n".join(
+                now = f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + "\n" + "\n".join(
                     f"[{i}] {label}" for i, label in enumerate(labels))
             else:
                 now = f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
@@ -406,5 +407,5 @@ def _mapped(d, answer: int, label: str, mapping: dict):
 
 
 def _nothing():
-    from interpreter.decisions import Decision
+    from interpreter.core.decisions import Decision
     return Decision(-1, "nothing is being asked", [])

@@ -1,6 +1,6 @@
 """Every content game as an OpenSpiel Python game (pyspiel's Python game API).
 
-    from interpreter.adapters.openspiel_game import load_game
+    from interpreter.agents.openspiel_game import load_game
     game = load_game("kings_bounty", players=4, seed=7)      # or pyspiel.load_game("rules_kings_bounty", {...})
 
 - Sequential, imperfect information. An action is the index of an option of the pending decision;
@@ -9,7 +9,7 @@
 - Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
   deterministic (no chance nodes): load it with another seed for another deal.
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
-- Observation string: the player's view (`interpreter.views.view`) and, when it is to act, its
+- Observation string: the player's view (`interpreter.present.views.view`) and, when it is to act, its
   options. Information-state string: everything the player was told and did, then that
   observation. Observation tensor: `encoding.Encoder`. Nothing comes from the full state.
 - `resample_from_infostate` gives a state the player cannot tell from this one (`line.sample`);
@@ -26,10 +26,11 @@ import numpy as np
 import pyspiel
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.adapters.encoding import Encoder
-from interpreter.adapters.line import Line, sample, shown_label
-from interpreter.decisions import player_label
-from interpreter.games import known_games, load_compiled
+from interpreter.agents.encoding import Encoder
+from interpreter.agents.line import Line, sample, shown_label
+from interpreter.core.decisions import player_label
+from interpreter.present.words import prompt
+from interpreter.runtime.games import known_games, load_compiled
 
 PREFIX = "rules_"
 MAX_ACTIONS = 512
@@ -176,7 +177,7 @@ class RulesState(pyspiel.State):
         head = f"{self.line.game.content.id}, {self.line.players} players, seed {self.line.seed}, {len(self.line.answers)} answers"
         if d is None:
             return head + ", over: returns " + str(self.line.returns())
-        return head + f", {player_label(self.line.to_act())} to answer '{d.prompt}'"
+        return head + f", {player_label(self.line.to_act())} to answer '{prompt(d)}'"
 
 
 class RulesObserver:
@@ -198,5 +199,5 @@ class RulesObserver:
 
 
 def sampling_counts() -> dict:
-    from interpreter.adapters.line import Sampling
+    from interpreter.agents.line import Sampling
     return Sampling.counts()

@@ -1,6 +1,6 @@
 """Every content game as a PettingZoo AEC environment with action masks.
 
-    from interpreter.adapters.pettingzoo_env import RulesEnv
+    from interpreter.agents.pettingzoo_env import RulesEnv
     env = RulesEnv("kings_bounty", players=4)
     env.reset(seed=7)
     for agent in env.agent_iter():
@@ -24,10 +24,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.adapters.encoding import Encoder
-from interpreter.adapters.line import Line
-from interpreter.decisions import player_label
-from interpreter.games import load_compiled
+from interpreter.agents.encoding import Encoder
+from interpreter.agents.line import Line
+from interpreter.core.decisions import player_label
+from interpreter.runtime.games import load_compiled
 
 MAX_ACTIONS = 512
 

@@ -5,7 +5,8 @@ import random
 import sys
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.decisions import Decision, player_label
+from interpreter.core.decisions import Decision, player_label
+from interpreter.present.words import prompt, shown_to
 
 
 class RandomAgent:
@@ -39,12 +40,12 @@ class ScriptedAgent:
 class ScriptExhausted(Exception):
     def __init__(self, decision: Decision):
         self.decision = decision
-        super().__init__(f"the script has no answer left for {player_label(decision.player)}: {decision.prompt}")
+        super().__init__(f"the script has no answer left for {player_label(decision.player)}: {prompt(decision)}")
 
 
 class HumanAgent:
     """A person at the terminal: the table, the question and the options in words, through their own
-    view (interpreter.presentation); never a label, an id or rule text. An answer is an option's
+    view (interpreter.present.words); never a label, an id or rule text. An answer is an option's
     number or the start of its words; `?` shows the full text of every card on the table, `?N`
     of the cards option N names."""
 
@@ -59,11 +60,11 @@ class HumanAgent:
         self.session = session
 
     def decide(self, decision: Decision, view) -> int:
-        from interpreter.presentation import Presenter, key, table
+        from interpreter.present.words import Presenter, key, table
         out = self.stdout
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
-        shown = decision.shown_to(state)
+        shown = shown_to(decision, state)
         out.write(f"\n{pr.say('your decision', player=pr.player(decision.player, False))}\n")
         if state is not None:
             for line in table(state, decision.player):
@@ -139,14 +140,14 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
     if kind == "human":
         return HumanAgent()
     if kind == "ismcts":  # OpenSpiel's information-set MCTS; attach(session) before it decides
-        from interpreter.adapters.ismcts_agent import ISMCTSAgent
+        from interpreter.agents.ismcts_agent import ISMCTSAgent
         return ISMCTSAgent(seat, seed * 7919 + seat + 1, **(options or {}))
     raise ValueError(kind)
 
 
 def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None) -> list:
     """Play one game with these agent kinds (one per seat), through the one decision path; its winners."""
-    from interpreter.runtime import Session  # the runtime imports nothing of agents: no cycle at import
+    from interpreter.runtime.session import Session  # the runtime imports nothing of agents: no cycle at import
     session = Session(game, players, seed, start=False)
     agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
     for agent in agents:

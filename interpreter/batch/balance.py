@@ -1,4 +1,4 @@
-"""Balance statistics of a batch of game records (interpreter.simulation), computed here and only here.
+"""Balance statistics of a batch of game records (interpreter.batch.simulation), computed here and only here.
 
 The unit is the player-game: one player in one game (a game of 4 players is 4 player-games).
 A player-game is won when its seat is among the game's winners (a shared victory is a win for
@@ -7,7 +7,7 @@ each). Games that stopped on an error are counted as errors and left out of ever
 - wins by seat: the share of games each seat won, with a 95 % Wilson score interval;
 - scores and lengths (decisions per game): counts of each value, mean, spread and quantiles;
 - cards: per card record, the share of player-games in which the player played it (see
-  interpreter.game_facts for what "played" means), and the win rate of the player-games that
+  interpreter.batch.game_facts for what "played" means), and the win rate of the player-games that
   played it against those that did not; the effect is the difference of the two, with Newcombe's
   interval for a difference of proportions (from the two Wilson intervals); sorted by the size
   of the effect, largest first;

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.state import Entity, Zone
+from interpreter.core.state import Entity, Zone
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The same batch of games as interpreter.simulation, as Ray tasks: on a local Ray or on a cluster.
+"""The same batch of games as interpreter.batch.simulation, as Ray tasks: on a local Ray or on a cluster.
 
 Without an address ("local") a Ray is started on this machine with `workers` CPUs (default: every
 core) and stopped at the end. With an address (`auto`, `HOST:6379`, `ray://HOST:10001`) the batch
@@ -24,7 +24,7 @@ def run_on_ray(batch, workers: int | None, address: str, with_spec: bool, on_rec
     except ImportError:
         raise DiagnosticError([Diagnostic("USAGE", "--ray needs Ray, which is not installed",
                                           hint='install it with: pip install -e ".[ray]"')]) from None
-    from interpreter.simulation import chunks, run_chunk
+    from interpreter.batch.worker import chunks, run_chunk
 
     started = False
     staging = None
@@ -74,7 +74,7 @@ GAME_FOLDER = "game"
 def _staging(game: str) -> str:
     """A temporary folder holding the engine (dsl/, interpreter/, schemas/) and the game (game/), for a cluster."""
     import dsl
-    from interpreter.games import locate
+    from interpreter.runtime.games import locate
 
     root = Path(dsl.__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="rules-ray-"))

@@ -1,4 +1,4 @@
-"""Writing a balance report: report.json (every statistic of interpreter.balance) and report.html.
+"""Writing a balance report: report.json (every statistic of interpreter.batch.balance) and report.html.
 
 The HTML page is self-contained: its plots are PNG images drawn by matplotlib (the `report`
 extra) and embedded as base64 data, its style is inline, and it loads nothing from anywhere.

@@ -15,15 +15,16 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.translations import text_in
 from dsl.vocabulary import record_schema
-from interpreter.agents import AGENT_KINDS, make_agent, parse_agent_args
-from interpreter.decisions import IllegalDecision, player_label
-from interpreter.gamelog import check_log_path, make_log, read_log, replay, write_log
-from interpreter.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
-from interpreter.phrases import say
-from interpreter.runtime import Session
-from interpreter.scenario import find_scenarios, run_scenario
-from interpreter.simulate_command import simulate
-from interpreter.views import view
+from interpreter.agents.players import AGENT_KINDS, make_agent, parse_agent_args
+from interpreter.core.decisions import IllegalDecision, player_label
+from interpreter.runtime.gamelog import check_log_path, make_log, read_log, replay, write_log
+from interpreter.runtime.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
+from interpreter.present.phrases import say
+from interpreter.runtime.session import Session
+from interpreter.scenarios.run import find_scenarios, run_scenario
+from interpreter.cli.simulate import simulate
+from interpreter.present.views import view
+from interpreter.present.words import shown_to, telling
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -267,7 +268,7 @@ def cmd_play(args) -> int:
     print(say(lang, "header", name=text_in(manifest["name"], lang), players=players, seed=args.seed) +
           (say(lang, "header variants", variants=", ".join(game.content.translations.word(lang, v) for v in args.variant))
            if args.variant else ""))
-    session = Session(game, players, args.seed, tuple(args.variant), account=account, start=False, lang=lang, reader=reader)
+    session = Session(game, players, args.seed, tuple(args.variant), account=telling(account), start=False, lang=lang, reader=reader)
     for agent in agents:
         if hasattr(agent, "attach"):  # a search agent follows the game's answers
             agent.attach(session)
@@ -350,7 +351,7 @@ def cmd_replay(args) -> int:
         _tell_as(log, viewer, tell, out, args.allow_changed_content, lang)
         outcome = replay(log, account=None, allow_changed=args.allow_changed_content)
     else:
-        outcome = replay(log, account=None if args.quiet else tell, allow_changed=args.allow_changed_content, lang=lang)
+        outcome = replay(log, account=None if args.quiet else telling(tell), allow_changed=args.allow_changed_content, lang=lang)
     out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
@@ -358,13 +359,13 @@ def cmd_replay(args) -> int:
 
 def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) -> None:
     """The logged game as `viewer` knew it: the lines told to everyone and to them, through their view,
-    and each of their own decisions as they were shown it (interpreter.presentation), never another
+    and each of their own decisions as they were shown it (interpreter.present.words), never another
     player's choice. Stops quietly where the replay would not go on; `replay` says why."""
     try:
         game = load_compiled(log["game"])
         if game.content.content_hash != log["content_hash"] and not allow_changed:
             return
-        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=tell, start=False,
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=telling(tell), start=False,
                           lang=lang, reader=viewer)
         session.call(game.content.manifest["start"])
         for index, _ in log["decisions"]:
@@ -372,7 +373,7 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
             if d is None:
                 return
             if d.player == viewer and 0 <= index < len(d.values):
-                shown = d.shown_to(session.state, viewer)
+                shown = shown_to(d, session.state, viewer)
                 out.say("  " + say(lang, "you chose secretly" if shown.secret else "you chose",
                                    prompt=shown.prompt, option=shown.options[index]))
             session.answer(index)

@@ -1,7 +1,7 @@
-"""`rules simulate`: a batch of random games (interpreter.simulation), its summary, and its balance report.
+"""`rules simulate`: a batch of random games (interpreter.batch.simulation), its summary, and its balance report.
 
 The summary is the same whatever runs the games (this process, N worker processes, Ray); with
-`--report DIR` the balance statistics (interpreter.balance) are written by interpreter.report, and
+`--report DIR` the balance statistics (interpreter.batch.balance) are written by interpreter.batch.report, and
 with `--compare VARIANT` the same seeds are played again with that variant added.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
-from interpreter.progress import progress_for
-from interpreter.simulation import Batch, default_workers, run_batch
+from interpreter.batch.progress import progress_for
+from interpreter.batch.simulation import Batch, default_workers, run_batch
 
 
 def simulate(args, game, game_ref: str, players: int) -> int:
@@ -33,7 +33,7 @@ def simulate(args, game, game_ref: str, players: int) -> int:
         raise DiagnosticError([Diagnostic("USAGE", "--compare needs --report DIR: the comparison is a report")])
     report_dir = Path(args.report) if args.report else None
     if report_dir is not None:
-        from interpreter.report import prepare_folder, require_matplotlib
+        from interpreter.batch.report import prepare_folder, require_matplotlib
         require_matplotlib()
         prepare_folder(report_dir)
     ray_address = args.ray
@@ -87,7 +87,7 @@ def _label(variants) -> str:
 
 
 def _summary(game, players, variants, records, seconds, workers, ray_address) -> dict:
-    from interpreter.balance import summarize
+    from interpreter.batch.balance import summarize
 
     stats = summarize(records, players)
     return {
@@ -106,9 +106,9 @@ def _summary(game, players, variants, records, seconds, workers, ray_address) ->
 
 
 def _write_report(folder: Path, game, players: int, args, results: list):
-    from interpreter.balance import summarize
-    from interpreter.game_facts import describe_records
-    from interpreter.report import write_report
+    from interpreter.batch.balance import summarize
+    from interpreter.batch.game_facts import describe_records
+    from interpreter.batch.report import write_report
 
     ids = set()
     for _, _, records, _ in results:

@@ -7,8 +7,8 @@ the game (seats, RNG, variants) take the runtime first.
 from __future__ import annotations
 
 from interpreter.codegen.model import GameOver, RunLimit
-from interpreter.decisions import Decision, label_of, player_label
-from interpreter.state import Entity, Zone, holder
+from interpreter.core.decisions import Decision, label_of, player_label
+from interpreter.core.state import Entity, Zone, holder
 
 RANGE_LIMIT = 10_000  # elements of a range or iterations of one `repeat`
 NUMBER_LIMIT = 2 ** 53  # numbers a product may reach (exact in every JSON reader)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.source import PROC, literal, mangle
-from interpreter.decisions import Question
+from interpreter.core.decisions import Question
 
 
 class Statements:
@@ -243,7 +243,7 @@ class Statements:
 
     def option_words(self, s, table: str) -> str:
         """The options' table with, for an option with `ask`, a fourth entry: a function of the option's
-        bound values giving its words (interpreter.presentation renders them for each viewer)."""
+        bound values giving its words (interpreter.present.words renders them for each viewer)."""
         entries = []
         for k, opt in enumerate(s.options):
             if opt.ask is None:

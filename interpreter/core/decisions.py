@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from interpreter.state import Entity, Zone
+from interpreter.core.state import Entity, Zone
 
 
 def label_of(value) -> str:
@@ -39,7 +39,7 @@ class Question:
     `source` is the statement's rule text, for debugging only: it is never shown to a player.
     `words` is the `ask` text: its Message (dsl.translations: the text in every language), then a
     (value, type) pair for each {expression}, rendered for each viewer in their language
-    (interpreter.presentation); None when the statement has no `ask`.
+    (interpreter.present.words); None when the statement has no `ask`.
     `shape` says how to word a question without `ask`: "choose", "pick exactly 2", "pick up to N", ...
     """
 
@@ -57,10 +57,10 @@ class Decision:
 
     `values` are what the options stand for; `labels` are the stable texts that scripts,
     logs and answers use (an entity's id, a number, or an option's name and arguments). Labels
-    are not for people: they name components the decider may not see. What a player is shown
-    is `shown_to(state, viewer)` (interpreter.presentation): words, rendered through that
-    player's view. `prompt` is the question in words as the decider may read it (the `ask` text,
-    or a plain sentence), never rule text; `source` is the rule text, for debugging.
+    are not for people: they name components the decider may not see. A decision holds data
+    only: the words a player reads are made by interpreter.present.words (`prompt(decision)`,
+    `shown_to(decision, state, viewer)`), rendered through that player's view; `source` is the rule
+    text, for debugging.
 
     The generated code passes a `Question` (or a pair of a Question and its evaluated words) as
     `asked`; the engine's own questions (which ability resolves first) pass a plain sentence.
@@ -73,7 +73,6 @@ class Decision:
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     _labels: list | None = field(default=None, repr=False)
-    _prompt: str | None = field(default=None, repr=False)
 
     @property
     def question(self) -> Question:
@@ -84,24 +83,9 @@ class Decision:
         return q
 
     @property
-    def prompt(self) -> str:
-        """The question in words as the decider reads it (made when first read, while it is pending)."""
-        if self._prompt is None:
-            from interpreter.presentation import prompt_words
-            self._prompt = prompt_words(self, None, self.player)
-        return self._prompt
-
-    @property
     def source(self) -> str:
         """The rule text of the statement that asks (for debugging; never shown to players)."""
         return self.question.source
-
-    def shown_to(self, state, viewer: int | None = None):
-        """What `viewer` (by default the decider) is shown: the prompt and every option in words,
-        rendered through that player's view, and each option's key (the full texts of the
-        components it names). See interpreter.presentation.Shown."""
-        from interpreter.presentation import shown
-        return shown(self, state, self.player if viewer is None else viewer)
 
     @property
     def labels(self) -> list:
@@ -141,8 +125,8 @@ class Decision:
     def to_json(self) -> dict:
         """The engine's record of the decision, for scripts and debugging, NOT for the player: `options`
         are the stable labels (they may name components the decider cannot see) and `source` is
-        the rule text. What a player may read is `shown_to(state).to_json()`."""
-        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "secret": self.secret,
+        the rule text. What a player may read is interpreter.present.words.shown(...).to_json()."""
+        return {"player": self.player, "kind": self.kind, "secret": self.secret,
                 "options": self.labels, "source": self.source}
 
 
@@ -151,4 +135,10 @@ class IllegalDecision(Exception):
         self.decision = decision
         self.answer = answer
         shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
-        super().__init__(f"{answer!r} is not a legal answer to '{decision.prompt}' for {player_label(decision.player)}; legal: {shown}")
+        super().__init__(f"{answer!r} is not a legal answer for {player_label(decision.player)} to the decision of "
+                         f"'{_first_line(decision.source)}'; legal: {shown}")
+
+
+def _first_line(text: str) -> str:
+    head = text.strip().splitlines()[0] if text.strip() else text
+    return head if len(head) <= 80 else head[:77] + "..."

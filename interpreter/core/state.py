@@ -90,7 +90,7 @@ class State:
         self.player_vars: list = [dict() for _ in range(players)]
         self.finished = False
         self.winners: list = []
-        # how the game reads to people (interpreter.presentation): not part of the game's state
+        # how the game reads to people (interpreter.present.words): not part of the game's state
         self.lang = voc.languages[0]
         self.translations = None  # the game's dsl.translations.Translations
         for name, z in voc.zones.items():

@@ -4,8 +4,8 @@ Hidden entities show as null and carry no id, so nothing about them leaks throug
 """
 from __future__ import annotations
 
-from interpreter.decisions import label_of, player_label
-from interpreter.state import Entity, State, Zone, encode, holder
+from interpreter.core.decisions import label_of, player_label
+from interpreter.core.state import Entity, State, Zone, encode, holder
 
 
 def can_see(entity: Entity, viewer: int | None) -> bool:

@@ -3,7 +3,7 @@
 Labels (`Decision.labels`) are the engine's stable names for options: scripts, scenario files and
 logs use them, and they may name a component by its id whatever its visibility. Nothing here
 prints a label. Every value shown to a player goes through `Presenter`, which asks
-`interpreter.views.can_see` first:
+`interpreter.present.views.can_see` first:
 
 - a component the viewer can see reads as its name and its number attributes, `Gold coin
   (value 2)`, and where it lies when that tells options apart (`... in pile of P3`);
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dsl.translations import Localized, Message, humanize, text_in
-from interpreter.phrases import say
-from interpreter.state import Entity, Zone
-from interpreter.views import back_of, can_see
+from interpreter.present.phrases import say
+from interpreter.core.state import Entity, Zone
+from interpreter.present.views import back_of, can_see
 
 _META = {"copies"}  # record fields that are numbers but not part of what a card shows
 
@@ -199,8 +199,24 @@ def line(state, text, viewer: int | None, lang: str | None = None) -> str:
     return Presenter(state, viewer, lang, brief=True).words(text)
 
 
+def telling(listener):
+    """An account for a Session from `listener(to, text)`: each line the runtime tells is put into
+    words at once, through its reader's view and in the state's language. None stays None."""
+    if listener is None:
+        return None
+
+    def account(to, text, state, viewer):
+        listener(to, line(state, text, viewer))
+    return account
+
+
 # ---------------------------------------------------------------- decisions
 _ASKED = {"choose": "choose one", "menu": "choose what", "order": "choose first", "abilities": "which ability"}
+
+
+def prompt(decision, state=None, viewer: int | None = None, lang: str | None = None) -> str:
+    """The question as `viewer` (by default the decider) reads it."""
+    return prompt_words(decision, state, decision.player if viewer is None else viewer, lang)
 
 
 def prompt_words(decision, state, viewer: int | None, lang: str | None = None) -> str:
@@ -233,7 +249,12 @@ class Shown:
                 "keys": [[{"name": n, "text": t} for n, t in k] for k in self.keys]}
 
 
-def shown(decision, state, viewer: int | None, lang: str | None = None) -> Shown:
+def shown_to(decision, state, viewer: int | None = None, lang: str | None = None) -> Shown:
+    """What `viewer` (by default the decider) is shown: the prompt and every option in words,
+    rendered through that player's view, and each option's key (the full texts of the components
+    it names)."""
+    if viewer is None:
+        viewer = decision.player
     from interpreter.codegen.library import Done, MenuChoice
     pr = Presenter(state, viewer, lang)
     # Each option as pieces: plain words, and (slot, value, type) for values; a slot groups the

@@ -12,10 +12,9 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Span
 from dsl.inputs import char_position, read_text
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
-from interpreter.agents import ScriptedAgent
-from interpreter.decisions import IllegalDecision, player_label
-from interpreter.games import load_compiled
-from interpreter.runtime import Session
+from interpreter.core.decisions import IllegalDecision, player_label
+from interpreter.runtime.games import load_compiled
+from interpreter.runtime.session import Session
 
 FORMAT = "rules-log/1"
 
@@ -185,14 +184,13 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     notes = []
     if game.content.content_hash != log["content_hash"]:
         notes.append(f"the content changed since the log was written ({log['content_hash']} -> {game.content.content_hash})")
-    script = ScriptedAgent([index for index, _ in log["decisions"]])
     for n, (index, label) in enumerate(log["decisions"], 1):
         if session.pending is None:
             return ReplayOutcome(False, f"the game ended before decision {n} of {len(log['decisions'])}", session)
         if label and index < len(session.pending.labels) and session.pending.labels[index] != label:
             return ReplayOutcome(False, f"decision {n}: option {index} is now '{session.pending.labels[index]}', the log says '{label}'", session)
         try:
-            session.answer(script.decide(session.pending, None))
+            session.answer(index)
         except IllegalDecision as err:
             return ReplayOutcome(False, f"decision {n}: {err}", session)
         except DiagnosticError as err:

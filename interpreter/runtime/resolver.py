@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from interpreter.codegen import Hook
-from interpreter.decisions import label_of, player_label
-from interpreter.state import Entity, holder
+from interpreter.core.decisions import label_of, player_label
+from interpreter.core.state import Entity, holder
 
 
 @dataclass

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import _what
-from interpreter.decisions import Decision, IllegalDecision, Question
-from interpreter.presentation import line
-from interpreter.resolver import Resolver
-from interpreter.state import Entity, State, Zone, holder
+from interpreter.core.decisions import Decision, IllegalDecision, Question
+from interpreter.runtime.resolver import Resolver
+from interpreter.core.state import Entity, State, Zone, holder
 
 
 @dataclass
@@ -71,7 +70,9 @@ class Runtime:
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         self.decisions = 0  # decisions answered so far, for the trace
-        self.account = account  # callable(to_player_or_None, text) or None
+        # callable(to_player_or_None, message, state, viewer) or None: the runtime hands over the line as data
+        # and whose view it is read through; the words are made above it (interpreter.present.words.telling)
+        self.account = account
         self.reader = None  # whose view lines told to everyone are rendered through (None: a spectator's)
         self.trace = trace
         self.cfs = game.card_functions
@@ -213,10 +214,10 @@ class Runtime:
         return value
 
     def log(self, to, text: tuple) -> None:
-        """A line of the game's account: rendered, in the state's language, through the view of the
-        player it is told to (or of the reader), as things stand when it is written."""
+        """A line of the game's account, told to its listener with the state as it is now and the
+        player whose view it is read through (the one it is told to, or the reader)."""
         if self.account is not None:
-            self.account(to, line(self.state, text, self.reader if to is None else to))
+            self.account(to, text, self.state, self.reader if to is None else to)
 
     # ------------------------------------------------------------ state changes
     def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:

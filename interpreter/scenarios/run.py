@@ -17,13 +17,14 @@ from dsl.limits import deep_recursion
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
-from interpreter.agents import ScriptExhausted
+from interpreter.agents.players import ScriptExhausted
 from interpreter.codegen import compile_expression, compile_statements
 from interpreter.codegen.library import show
-from interpreter.decisions import IllegalDecision, player_label
-from interpreter.games import load_compiled
-from interpreter.runtime import Session
-from interpreter.scenario_script import ScenarioScript, ScriptMismatch
+from interpreter.core.decisions import IllegalDecision, player_label
+from interpreter.present.words import prompt
+from interpreter.runtime.games import load_compiled
+from interpreter.runtime.session import Session
+from interpreter.scenarios.script import ScenarioScript, ScriptMismatch
 
 
 @dataclass
@@ -99,7 +100,7 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
                 if data.get("expect_pending") and step == "run":
                     return True
                 outcome.failures.append(f"{step}: no scripted decision left for {player_label(session.pending.player)}: "
-                                        f"{session.pending.prompt!r}; options: {', '.join(session.pending.labels)}")
+                                        f"{prompt(session.pending)!r}; options: {', '.join(session.pending.labels)}")
                 return False
             except ScriptMismatch as err:
                 raise DiagnosticError([Diagnostic("DECISION-MISMATCH", str(err), doc.span(err.key))]) from None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.agents import ScriptExhausted
-from interpreter.decisions import Decision, player_label
+from interpreter.agents.players import ScriptExhausted
+from interpreter.core.decisions import Decision, player_label
+from interpreter.present.words import prompt
 
 
 @dataclass
@@ -66,7 +67,7 @@ class ScenarioScript:
         if isinstance(entry, Wave):
             if not decision.secret or who not in entry.answers:
                 waiting = ", ".join(entry.answers)
-                asked = f"{who} ({'secret' if decision.secret else 'not secret'}: {decision.prompt!r})"
+                asked = f"{who} ({'secret' if decision.secret else 'not secret'}: {prompt(decision)!r})"
                 raise ScriptMismatch(entry.key, f"this secret wave still waits for {waiting}, but the game asks {asked}")
             self.key = entry.key + ("secretly", who)
             answer = entry.answers.pop(who)
@@ -75,9 +76,9 @@ class ScenarioScript:
             return answer
         self.key = entry.key
         if entry.by is not None and entry.by != who:
-            raise ScriptMismatch(entry.key, f"the decision {decision.prompt!r} is put to {who}, not {entry.by}")
+            raise ScriptMismatch(entry.key, f"the decision {prompt(decision)!r} is put to {who}, not {entry.by}")
         if entry.options is not None and [str(o) for o in entry.options] != decision.labels:
-            raise ScriptMismatch(entry.key, f"the options of {decision.prompt!r} are: {', '.join(decision.labels)}; "
+            raise ScriptMismatch(entry.key, f"the options of {prompt(decision)!r} are: {', '.join(decision.labels)}; "
                                             f"the scenario lists: {', '.join(map(str, entry.options))}")
         self.position += 1
         return entry.answer

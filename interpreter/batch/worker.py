@@ -1,0 +1,84 @@
+"""One chunk of a batch, wherever it runs (this process, a worker process, a Ray task): game i of a
+batch is played with seed `seed + i` by random agents seeded from that seed alone, so its record is
+the same whichever process or machine plays it."""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from dsl.diagnostics import DiagnosticError
+
+GAMES_PER_WORKER = 10  # by default, no more workers than one per this many games
+
+
+@dataclass(frozen=True)
+class Batch:
+    game: str  # a game name under content/ or a path to a game folder
+    players: int
+    games: int
+    seed: int = 0
+    variants: tuple = ()
+
+
+def default_workers(games: int) -> int:
+    """Every core, but no more than one worker per GAMES_PER_WORKER games (a process costs more than a few games)."""
+    return max(1, min(os.cpu_count() or 1, games // GAMES_PER_WORKER))
+
+
+def play_game(game, batch: Batch, index: int, spec=None) -> dict:
+    """Play game `index` of the batch; its record for the report (an error is recorded, not raised)."""
+    from interpreter.agents.players import make_agent
+    from interpreter.batch.game_facts import per_player_values, track_played
+    from interpreter.runtime.session import Session
+
+    seed = batch.seed + index
+    record = {"index": index, "seed": seed, "players": batch.players}
+    session = None
+    try:
+        session = Session(game, batch.players, seed, batch.variants, start=False)  # labels built, as in play
+        played = track_played(session, spec) if spec is not None else None
+        session.call(game.content.manifest["start"])
+        agents = [make_agent("random", seat, seed) for seat in range(batch.players)]
+        while session.pending is not None:
+            d = session.pending
+            session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
+        result = session.result
+        record.update(winners=list(result.winners), scores=list(result.scores), decisions=len(session.history))
+        if spec is not None:
+            record["played"] = played
+            record["per_player"] = per_player_values(session, spec)
+        record["error"] = None
+    except DiagnosticError as err:
+        record.update(winners=[], scores=[], decisions=len(session.history) if session else 0,
+                      error=err.diagnostics[0].render())
+    return record
+
+
+# ---------------------------------------------------------------- one chunk, wherever it runs
+_loaded: dict = {}  # (game, with_spec) -> (compiled game, report spec), once per process
+
+
+def prepare(game_ref: str, with_spec: bool):
+    key = (game_ref, with_spec)
+    if key not in _loaded:
+        from interpreter.batch.game_facts import report_spec
+        from interpreter.runtime.games import load_compiled
+        game = load_compiled(game_ref)
+        _loaded[key] = (game, report_spec(game) if with_spec else None)
+    return _loaded[key]
+
+
+def run_chunk(batch: Batch, indices: list, with_spec: bool) -> list:
+    game, spec = prepare(batch.game, with_spec)
+    return [play_game(game, batch, i, spec) for i in indices]
+
+
+def run_chunk_args(args):
+    return run_chunk(*args)
+
+
+def chunks(games: int, workers: int) -> list:
+    """Index ranges small enough to balance the load and show progress, large enough to cost little to send."""
+    size = max(1, min(50, math.ceil(games / (workers * 8))))
+    return [list(range(start, min(games, start + size))) for start in range(0, games, size)]
