@@ -87,9 +87,11 @@ def _check_view(session: Session) -> None:
             sees = (e.id in shown) if full else can_see(e, seat)
             if e.face_down and e.seen_by != seat:
                 assert not sees, f"P{seat + 1} sees the face-down {e.id}"
-            if zone.name in ("orders", "house_hand") and zone.owner != seat and e.seen_by != seat:
-                # (Patchface shows its holder the opponent's hand: `show house_hand of foe to you`)
+            if zone.name == "orders" and zone.owner != seat and e.seen_by != seat:
                 assert not sees, f"P{seat + 1} sees {e.id} in {zone.key}"
+            if zone.name == "house_hand":
+                # open information, except while a combat's cards are chosen: then face down, known to the owner
+                assert sees == (not e.face_down or e.seen_by == seat), f"P{seat + 1} and {e.id} in {zone.key}"
             if zone.name in ("order_slot", "in_play") and e.face_down and e.seen_by == seat:
                 assert sees, f"P{seat + 1} no longer sees its own {e.id}"
     # public variables must not name a face-down component
@@ -100,7 +102,7 @@ def _check_view(session: Session) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 6])
-def test_nobody_sees_face_down_orders_or_a_chosen_house_card(game, players):
+def test_nobody_sees_face_down_orders_or_a_chosen_house_card_but_hands_are_open(game, players):
     checked = {"orders": 0, "cards": 0}
 
     def each(session):
@@ -113,6 +115,8 @@ def test_nobody_sees_face_down_orders_or_a_chosen_house_card(game, players):
             # apply together), so nobody can learn the other side's choice
             checked["cards"] += 1
             assert not any(len(z) for z in state.player_zones["in_play"])
+            # and both hands lie face down: the card that leaves a hand cannot be read off the others
+            assert all(c.face_down and c.seen_by == d.player for c in state.zone("house_hand", d.player).items)
         _check_view(session)
 
     for seed in range(2):

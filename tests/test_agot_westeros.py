@@ -17,7 +17,10 @@ from interpreter.present.words import telling
 from interpreter.present.views import can_see, view
 
 HIDDEN_ZONES = ("westeros_deck_1", "westeros_deck_2", "westeros_deck_3", "wildling_deck", "tides_deck", "tides_discard")
-OWNER_ZONES = ("tides_hand", "raven_peek", "orders", "house_hand")
+OWNER_ZONES = ("tides_hand", "raven_peek", "orders")
+# House cards in hand are open information, but lie face down (each known to its owner) while a combat's
+# cards are chosen: content/agot/rules/combat.rules, reveal_house_cards
+OPEN_ZONES = ("house_hand",)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +39,8 @@ class Watcher:
     """Checks every decision of a random game: hidden decks, private zones, bids before the reveal, restrictions."""
 
     def __init__(self):
-        self.seen = {"westeros": 0, "wildling": 0, "tides_hand": 0, "peek": 0, "bid_waves": 0, "restricted": 0}
+        self.seen = {"westeros": 0, "wildling": 0, "tides_hand": 0, "peek": 0, "bid_waves": 0, "restricted": 0,
+                     "open_hand": 0, "hidden_hand": 0}
         self._wave_power = None
         self._wave_asked: set = set()
 
@@ -48,10 +52,14 @@ class Watcher:
         views = [set(view(state, seat)["entities"]) for seat in range(state.players)] if private else None
         for e in state.entities.values():
             zone = e.zone
-            if zone is None or zone.name not in HIDDEN_ZONES + OWNER_ZONES:
+            if zone is None or zone.name not in HIDDEN_ZONES + OWNER_ZONES + OPEN_ZONES:
                 continue
             shown = [(e.id in v) for v in views] if views else [can_see(e, seat) for seat in range(state.players)]
-            if zone.name in HIDDEN_ZONES:
+            if zone.name in OPEN_ZONES:
+                self.seen["open_hand" if not e.face_down else "hidden_hand"] += 1
+                for seat, sees in enumerate(shown):
+                    assert sees == (not e.face_down or e.seen_by == seat), f"P{seat + 1} and {e.id} in {zone.key}"
+            elif zone.name in HIDDEN_ZONES:
                 self.seen["westeros" if zone.name.startswith("westeros") else "wildling"] += zone.name != "tides_deck"
                 assert not any(shown), f"{e.id} in {zone.key} is seen"
             else:
@@ -108,7 +116,8 @@ def test_decks_tides_cards_bids_and_the_ravens_peek_stay_hidden(game, players, v
     for seed in range(3):
         play(game, players, seed, variants, each=watcher, policy=_raven_peeks)
     seen = watcher.seen
-    assert seen["westeros"] and seen["wildling"] and seen["peek"] and seen["bid_waves"] and seen["restricted"], seen
+    assert seen["westeros"] and seen["wildling"] and seen["peek"] and seen["bid_waves"] and seen["restricted"] \
+        and seen["open_hand"] and seen["hidden_hand"], seen
     if variants:
         assert seen["tides_hand"], seen
 
