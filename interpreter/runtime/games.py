@@ -9,7 +9,7 @@ from dsl.limits import deep_recursion
 from dsl.loader import MANIFEST, ensure_loaded
 from interpreter.codegen import CompiledGame, compile_game
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]  # interpreter/runtime/games.py -> the project
 CONTENT_DIRS = (Path.cwd() / "content", PROJECT_ROOT / "content")
 
 _compiled: dict = {}
