@@ -1,43 +1,77 @@
-"""What the parser keeps between runs, in the user's own cache folder: the grammar's parse tables and
-the syntax trees of rule texts already parsed.
+"""Syntax trees of rule texts already parsed, kept between runs in the user's own cache folder as JSON.
 
-Both are pickled, so they live only in a folder the user owns and nobody else can write
-(never a shared temporary folder). A syntax tree is found again only for the very same input
-(its text, its file, where it sits) read by the very same parser code, so an edited rule or an
-edited parser simply misses. `RULES_NO_CACHE=1` turns both off.
+Nothing read from the cache can run code: an entry is JSON, and decoding it builds only the AST classes
+listed in _NODES (plus Span, lists, tuples, strings, numbers). The grammar's parse tables are not cached
+at all: they ship with the package (dsl/parse_tables.py).
+
+The folder is `$XDG_CACHE_HOME/tabletop-rules` (a relative XDG_CACHE_HOME is ignored, as the XDG spec
+says, so a game folder cannot bring its own cache) or `~/.cache/tabletop-rules`. It is used only when it
+belongs to this user and nobody else can write it, and an entry only when it is a regular file of this
+user's. An entry holds the hash of its input (the key: the text, its file, where it sits, the parser's
+own code) and the hash of its tree; a damaged, edited or misplaced entry is ignored, parsed again and
+overwritten. `RULES_NO_CACHE=1` turns the cache off.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
-import pickle
+import stat
 import sys
 from pathlib import Path
 
 from lark import __version__ as lark_version
 
-_ENGINE_FILES = ("grammar.lark", "parser.py", "ast.py", "diagnostics.py", "limits.py")
+from dsl import ast
+from dsl.diagnostics import Span
+
+_ENGINE_FILES = ("grammar.lark", "parser.py", "parse_tables.py", "cache.py", "ast.py", "diagnostics.py", "limits.py")
+FORMAT = "tabletop-rules-tree/1"
+TREES = "trees-json"  # the pickled trees of earlier versions lie in trees/ and are never read
+MAX_ENTRY = 64 * 2 ** 20  # bytes: far above the tree of the largest rule text the loader accepts
+_MAX_HEADER = 512
+
+# The only classes an entry can build: an explicit list, never a name looked up in a module.
+_NODES = (
+    ast.Num, ast.Str, ast.Const, ast.Name, ast.EntityRef, ast.Call, ast.Query, ast.SortKey, ast.Attr, ast.Method,
+    ast.Index, ast.Of, ast.Unary, ast.Binary, ast.Range, ast.IfExpr, ast.Suppose, ast.ListLit, ast.MapLit,
+    ast.Let, ast.Assign, ast.CallStmt, ast.Move, ast.Shuffle, ast.Log, ast.Return, ast.Win, ast.Show, ast.Reveal,
+    ast.Pass, ast.Break, ast.Continue, ast.Choose, ast.ChooseOrder, ast.Binding, ast.Option, ast.Menu, ast.If,
+    ast.For, ast.While, ast.Repeat, ast.Secretly, ast.Until,
+    ast.Param, ast.Procedure, ast.EventDecl, ast.Function, ast.Trigger, ast.Replacement, ast.Modifier, ast.Watcher,
+)
+_BY_TAG = {cls.__name__: cls for cls in _NODES}
+_FIELDS = {cls: tuple(f.name for f in dataclasses.fields(cls) if f.name != "span") for cls in _NODES}
+_LIST, _TUPLE = "l", "t"  # tags of containers; no AST class has a one-letter name
 
 
 def cache_dir() -> Path | None:
-    if os.environ.get("RULES_NO_CACHE"):
+    """The cache folder, or None when the cache is off or the folder is not this user's alone."""
+    if os.environ.get("RULES_NO_CACHE") or not hasattr(os, "geteuid"):
         return None
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tabletop-rules"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
     try:
-        base.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not os.access(base, os.W_OK) or base.stat().st_uid != os.getuid():
-            return None
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
+    except (RuntimeError, KeyError):  # no home folder to be found
+        return None
+    if not base.is_absolute():  # HOME itself relative
+        return None
+    folder = base / "tabletop-rules"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder if _private_folder(folder) else None
     except OSError:
         return None
-    return base
 
 
-def grammar_file() -> str | bool:
-    """Where Lark keeps the built parse tables (it checks the grammar's hash before using them)."""
-    base = cache_dir()
-    if base is None:
+def _private_folder(folder: Path) -> bool:
+    """Owned by this user, writable by nobody else, and inside a folder nobody else can swap it out of."""
+    st = os.stat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
         return False
-    return str(base / f"grammar-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.cache")
+    parent = os.stat(folder.parent)
+    return not parent.st_mode & 0o002 or bool(parent.st_mode & stat.S_ISVTX)
 
 
 class TreeCache:
@@ -45,9 +79,16 @@ class TreeCache:
 
     def __init__(self):
         base = cache_dir()
-        self.folder = base / "trees" if base is not None else None
+        self.folder: Path | None = None
+        if base is not None:
+            try:
+                (base / TREES).mkdir(mode=0o700, exist_ok=True)
+                if _private_folder(base / TREES):
+                    self.folder = base / TREES
+            except OSError:
+                pass
         here = Path(__file__).parent
-        engine = hashlib.sha256(f"{lark_version} {sys.version_info[:2]}".encode())
+        engine = hashlib.sha256(f"{FORMAT} {lark_version} {sys.version_info[:2]}".encode())
         for name in _ENGINE_FILES:
             engine.update((here / name).read_bytes())
         self.engine = engine.hexdigest()
@@ -68,23 +109,136 @@ class TreeCache:
         return h.hexdigest()
 
     def load(self, key: str | None):
-        if key is None:
+        """The tree stored under `key`, or None: missing, not this user's, damaged, edited or another key's."""
+        if key is None or self.folder is None:
+            return None
+        data = _read_own_file(self.folder / f"{key}.json")
+        if data is None:
             return None
         try:
-            with open(self.folder / key[:2] / key, "rb") as f:
-                return pickle.load(f)  # noqa: S301 - our own trees, in a folder only this user can write
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, RecursionError):
+            return decode_entry(data, key)
+        except Exception:  # noqa: BLE001 - whatever is wrong with an entry, it is parsed again
             return None
 
     def store(self, key: str | None, tree) -> None:
-        if key is None:
+        if key is None or self.folder is None:
             return
-        folder = self.folder / key[:2]
+        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            temporary = folder / f".{key}.{os.getpid()}"
-            with open(temporary, "wb") as f:
-                pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, folder / key)
-        except (OSError, pickle.PicklingError, RecursionError, TypeError):
-            pass  # a tree that cannot be kept is parsed again next time
+            data = encode_entry(tree, key)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temporary, self.folder / f"{key}.json")
+        except (OSError, ValueError, TypeError, RecursionError):
+            try:  # a tree that cannot be kept is parsed again next time
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def _read_own_file(path: Path) -> bytes | None:
+    """The bytes of a regular file of this user's that nobody else can write; no link followed, no FIFO waited on."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022 or st.st_size > MAX_ENTRY:
+            return None
+        chunks, size = [], 0
+        while size <= st.st_size:
+            chunk = os.read(fd, st.st_size + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks) if size == st.st_size else None  # a file that changed size under us is not used
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+# ------------------------------------------------------------------ the entry's format
+# One header line {"format", "key", "sha256" of the body}, then the body {"strings", "tree"}. A node is
+# [class name, path, line, col, end_col, line text, fields...] with path and line text as indexes into
+# "strings" (every node of a line shares its text); a list is ["l", items...], a tuple ["t", items...].
+def encode_entry(tree, key: str) -> bytes:
+    strings: dict[str, int] = {}
+    encoded = _encode(tree, strings)  # fills `strings`
+    # ASCII with \u escapes: any text (even a lone surrogate) reads back exactly
+    data = json.dumps({"strings": list(strings), "tree": encoded}, separators=(",", ":")).encode("ascii")
+    header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(data).hexdigest()},
+                        separators=(",", ":"))
+    return header.encode("ascii") + b"\n" + data
+
+
+def _encode(value, strings: dict):
+    kind = type(value)
+    if kind is list:
+        return [_LIST, *[_encode(v, strings) for v in value]]
+    if kind is tuple:
+        return [_TUPLE, *[_encode(v, strings) for v in value]]
+    if value is None or kind in (str, int, bool):
+        return value
+    if kind not in _FIELDS:
+        raise TypeError(f"{kind.__name__} is not kept in the cache")
+    span = value.span
+    return [kind.__name__, _intern(span.path, strings), span.line, span.col, span.end_col, _intern(span.text, strings),
+            *[_encode(getattr(value, name), strings) for name in _FIELDS[kind]]]
+
+
+def _intern(text: str, strings: dict) -> int:
+    index = strings.get(text)
+    if index is None:
+        index = strings[text] = len(strings)
+    return index
+
+
+def decode_entry(data: bytes, key: str):
+    """The tree of an entry; ValueError when the entry is not exactly one this code wrote for `key`."""
+    end = data.find(b"\n", 0, _MAX_HEADER)
+    if end < 0:
+        raise ValueError("no header")
+    header = json.loads(data[:end])
+    body = data[end + 1:]
+    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key:
+        raise ValueError("another format or another key")
+    if header.get("sha256") != hashlib.sha256(body).hexdigest():
+        raise ValueError("the tree does not match its hash")
+    content = json.loads(body)
+    strings = content["strings"]
+    if not isinstance(strings, list) or not all(type(s) is str for s in strings):
+        raise ValueError("bad string table")
+    return _Decoder(strings).value(content["tree"])
+
+
+@dataclasses.dataclass
+class _Decoder:
+    strings: list
+
+    def value(self, value):
+        kind = type(value)
+        if kind is list:
+            tag = value[0]
+            if tag == _LIST:
+                return [self.value(v) for v in value[1:]]
+            if tag == _TUPLE:
+                return tuple([self.value(v) for v in value[1:]])
+            return self.node(value)
+        if value is None or kind in (str, int, bool):
+            return value
+        raise ValueError(f"unexpected {kind.__name__} in a tree")
+
+    def node(self, value: list):
+        cls = _BY_TAG.get(value[0]) if type(value[0]) is str else None
+        if cls is None or len(value) != 6 + len(_FIELDS[cls]):
+            raise ValueError("not a node of the rules language")
+        path, line, col, end_col, text = value[1:6]
+        if not all(type(n) is int for n in (path, line, col, end_col, text)) or min(path, text) < 0:
+            raise ValueError("bad span")
+        span = Span(self.strings[path], line, col, end_col, self.strings[text])
+        return cls(span, *[self.value(v) for v in value[6:]])

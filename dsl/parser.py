@@ -3,44 +3,20 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import DedentError, Indenter
+from lark.indenter import DedentError
 
 from dsl import ast, cache
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
 from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING
-
-GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
-
-
-class RulesIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
-
-
-def build_parser(strict: bool = False, cache: str | bool = False) -> Lark:
-    return Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        postlex=RulesIndenter(),
-        start=["start", "expr_only"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-        strict=strict,
-        cache=cache,
-    )
+from dsl.parse_tables import RulesIndenter, build_parser, load_parser  # noqa: F401 - build_parser: for tests
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return build_parser(cache=cache.grammar_file())
+    return load_parser()  # from the tables shipped in the package; never from a cache folder
 
 
 @functools.lru_cache(maxsize=1)
@@ -401,7 +377,7 @@ class ToAst(Transformer):
                 parts.append(raw[pos:m.start()])
             inner = Source(self.source.path, m.group(1), self.source.file_text,
                            span.line - 1, span.col + where[m.start(1)], block=False)
-            parts.append(parse_expression(inner))
+            parts.append(_parse(inner, "expr_only"))  # not cached on its own: it is kept in its text's tree
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])

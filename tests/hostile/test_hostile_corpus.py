@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hostile_cache
 import hostile_content
 import hostile_runs
 import pytest
@@ -27,7 +28,7 @@ from hostile_case import SECRET, SECRET_TEXT, Case, run_rules
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BASE = HERE / "base_game"
-CASES = hostile_content.CASES + hostile_runs.CASES
+CASES = hostile_content.CASES + hostile_runs.CASES + hostile_cache.CASES
 MEMORY_LIMIT = 1536 * 2 ** 20  # bytes of address space for a subprocess case
 MAX_OUTPUT = 200_000  # characters: a diagnostic quotes one line, never a whole file
 
