@@ -19,6 +19,7 @@ import json
 import os
 import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from lark import __version__ as lark_version
@@ -121,20 +122,25 @@ class TreeCache:
             return None
 
     def store(self, key: str | None, tree) -> None:
+        """Write the entry to a new file of its own (mode 0600), then rename it into place."""
         if key is None or self.folder is None:
             return
-        temporary = self.folder / f".{key}.{os.getpid()}.tmp"
         try:
             data = encode_entry(tree, key)
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except (ValueError, TypeError, RecursionError):
+            return  # a tree that cannot be kept is parsed again next time
+        temporary = None
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=self.folder)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
             os.replace(temporary, self.folder / f"{key}.json")
-        except (OSError, ValueError, TypeError, RecursionError):
-            try:  # a tree that cannot be kept is parsed again next time
-                os.unlink(temporary)
-            except OSError:
-                pass
+        except OSError:
+            if temporary is not None:
+                try:
+                    os.unlink(temporary)
+                except OSError:
+                    pass
 
 
 def _read_own_file(path: Path) -> bytes | None:

@@ -105,6 +105,7 @@ def test_the_tables_are_plain_json_read_from_the_package_only():
 def test_the_same_text_is_read_back_and_a_changed_one_misses(trees):
     key, tree, path = stored(trees)
     assert trees.load(key) == tree and path.read_bytes().startswith(b'{"format":')
+    assert path.stat().st_mode & 0o777 == 0o600 and [p.name for p in trees.folder.iterdir()] == [path.name]
     moved = Source("a.rules", TEXT, TEXT, line_offset=3)  # the same text elsewhere in its file
     edited = Source("a.rules", TEXT.replace("hi", "ho"), TEXT)
     assert trees.key(moved, "start") != key and trees.key(edited, "start") != key
