@@ -3,6 +3,7 @@ syntax trees are kept as JSON only in a folder of the user's own; nothing plante
 runs code, changes a tree or stops the parser."""
 from __future__ import annotations
 
+import ast as pyast
 import hashlib
 import json
 import os
@@ -95,10 +96,16 @@ def test_the_parser_from_the_tables_reads_every_rule_text_as_the_grammar_does():
         assert type(a) is type(b) and (a.line, a.column, sorted(a.expected)) == (b.line, b.column, sorted(b.expected))
 
 
-def test_the_tables_are_plain_json_read_from_the_package_only():
-    text = (ROOT / "dsl" / "parse_tables.json").read_bytes()
-    assert text.startswith(b"{") and b"pickle" not in (ROOT / "dsl" / "parse_tables.py").read_bytes().lower()
-    assert isinstance(dsl_parser._parser(), Lark)
+def test_the_parser_reads_no_pickle_at_all():
+    """Nothing in dsl/ can load code from data: no pickle, marshal or shelve is imported, and Lark's own
+    (pickled) cache is never switched on."""
+    for path in sorted((ROOT / "dsl").glob("*.py")):
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
+        names = {a.name.split(".")[0] for n in pyast.walk(tree) if isinstance(n, pyast.Import) for a in n.names}
+        names |= {(n.module or "").split(".")[0] for n in pyast.walk(tree) if isinstance(n, pyast.ImportFrom)}
+        assert not names & {"pickle", "marshal", "shelve", "dill", "cloudpickle"}, path
+    assert isinstance(dsl_parser._parser(), Lark) and not dsl_parser._parser().options.cache
+    assert (ROOT / "dsl" / "parse_tables.json").read_bytes().startswith(b"{")
 
 
 # ------------------------------------------------------------------ the tree cache
