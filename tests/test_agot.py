@@ -112,9 +112,13 @@ def test_nobody_sees_face_down_orders_or_a_chosen_house_card_but_hands_are_open(
         d = session.pending
         if d.secret and all(getattr(v, "kind", None) == "house_card" for v in d.values):
             # a House card is being chosen: no chosen card lies anywhere yet (answers of a wave
-            # apply together), so nobody can learn the other side's choice
+            # apply together), so nobody can learn the other side's choice; only a side whose hand
+            # held a single card (not asked) has it face down in play already
             checked["cards"] += 1
-            assert not any(len(z) for z in state.player_zones["in_play"])
+            for seat, z in enumerate(state.player_zones["in_play"]):
+                if len(z):
+                    assert seat != d.player and not len(state.zone("house_hand", seat)), z.key
+                    assert all(c.face_down and c.seen_by == seat for c in z.items)
             # and both hands lie face down: the card that leaves a hand cannot be read off the others
             assert all(c.face_down and c.seen_by == d.player for c in state.zone("house_hand", d.player).items)
         _check_view(session)
