@@ -14,6 +14,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, d
 from dsl.inputs import read_text
 from dsl.limits import MAX_COPIES, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
+from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
 from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
                               scan)
@@ -163,6 +164,8 @@ def _load_game(root: Path) -> GameContent:
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     _check_report(manifest.get("report") or {}, doc, voc, checker, report)
+    voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
+                                                                  if sig.kind == "function"}, report)
     found = scan(content.modules)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
     _localize(content)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, replace
 
 from dsl.diagnostics import Report, did_you_mean
 from dsl.limits import MAX_COPIES
+from dsl.table_spec import TableSpec
 from dsl.yaml_records import YamlDoc
 
 BASE_TYPES = {"number", "bool", "text", "player", "entity", "zone", "any"}
@@ -68,6 +69,7 @@ class Vocabulary:
     priority: Priority = field(default_factory=Priority)
     variants: dict = field(default_factory=dict)
     languages: tuple = ("en",)  # what players read it in; rule text is written in the first
+    table: TableSpec = field(default_factory=TableSpec)  # what the table shows a person (manifest `table:`)
 
     def type_ok(self, t: str) -> bool:
         if t.startswith("list[") and t.endswith("]"):

@@ -20,6 +20,8 @@ from dsl.translations import player_texts
 from interpreter.present.words import Presenter, card_text, describe, entity_name, key, prompt, shown_to, table
 from interpreter.runtime import Session
 from interpreter.present.words import telling
+from interpreter.present.table import table_model
+from interpreter.present.terminal import option_order, screen, whole_table
 from interpreter.present.views import can_see
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,16 +70,25 @@ def leaks(state, viewer, texts: list[str], lang: str = "en") -> list[str]:
     return found
 
 
-def shown_texts(decision: Decision, state) -> list[str]:
+def shown_texts(decision: Decision, state, session=None) -> list[str]:
     """The question, the options and the table, without the printed card texts (which may mention
-    other cards by name: `keys_leak` checks them)."""
+    other cards by name: `keys_leak` checks them); with a session, also the terminal's screen and whole
+    table drawn from the table model (interpreter.present.table), as the decider sees them."""
     shown = shown_to(decision, state)
-    return [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
+    texts = [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
+    if session is not None:
+        model = table_model(session, decision.player)
+        pr = Presenter(state, decision.player)
+        lines, _ = screen(model, pr, shown, option_order(decision, state), [], "")
+        texts += lines + whole_table(model, pr)
+    return texts
 
 
-def keys_leak(decision: Decision, state, lang: str = "en") -> list:
+def keys_leak(decision: Decision, state, lang: str = "en", session=None) -> list:
     """Printed texts shown (an option's key, the texts the table spells out) not of a component the decider sees."""
     keys = [f"{name}: {text}" for option in shown_to(decision, state).keys for name, text in option]
+    if session is not None:
+        keys += [f"{name}: {text}" for name, text in table_model(session, decision.player).texts.values()]
     keys += [line[4:] for line in table(state, decision.player) if line.startswith("    ")]
     if not keys:
         return []
@@ -125,9 +136,9 @@ def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, va
         while session.pending is not None:
             d = session.pending
             state = session.state
-            found = leaks(state, d.player, [unwritten(t, written) for t in shown_texts(d, state)], lang)
+            found = leaks(state, d.player, [unwritten(t, written) for t in shown_texts(d, state, session)], lang)
             assert not found, f"seed {seed} ({lang}), {d.source!r} shown to P{d.player + 1}: {found}"
-            assert not keys_leak(d, state, lang), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state, lang)}"
+            assert not keys_leak(d, state, lang, session), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state, lang, session)}"
             assert d.source not in shown_to(d, state).prompt or d.question.words is not None
             checked += 1
             session.answer(rng.randrange(len(d.values)))

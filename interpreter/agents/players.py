@@ -44,37 +44,55 @@ class ScriptExhausted(Exception):
 
 
 class HumanAgent:
-    """A person at the terminal: the table, the question and the options in words, through their own
-    view (interpreter.present.words); never a label, an id or rule text. An answer is an option's
-    number or the start of its words; `?` shows the full text of every card on the table, `?N`
-    of the cards option N names."""
+    """A person at the terminal: one screen per decision (interpreter.present.terminal) drawn from the
+    table model through their own view, never a label, an id or rule text. What happened since their
+    last decision comes first, the question and its options last, in a stable order. An answer is an
+    option's number or the start of its words; `?` shows the whole table, `?NAME` a card's text, `?N`
+    the cards of option N, `>`/`<` page through long option lists, `log` the last lines, `help` the keys."""
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.session = None
-        self.told_keys = False
+        self.recent: list[str] = []  # lines told since the last decision
+        self.heard: list[str] = []  # every line told, for `log`
 
     def attach(self, session) -> None:
         """Follow a game's session: the table is drawn from its state."""
         self.session = session
 
+    def hear(self, line: str) -> None:
+        self.recent.append(line)
+        self.heard.append(line)
+
+    def flush(self) -> None:
+        """Print what was told since the last decision (the end of the game)."""
+        for line in self.recent:
+            self.stdout.write(f"  {line}\n")
+        self.recent = []
+
     def decide(self, decision: Decision, view) -> int:
-        from interpreter.present.words import Presenter, key, table
+        from interpreter.present.table import table_model
+        from interpreter.present.terminal import option_order, screen, whole_table
+        from interpreter.present.words import Presenter
         out = self.stdout
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
         shown = shown_to(decision, state)
-        out.write(f"\n{pr.say('your decision', player=pr.player(decision.player, False))}\n")
-        if state is not None:
-            for line in table(state, decision.player):
-                out.write(f"  {line}\n")
-        out.write(f"{shown.prompt}{pr.say('secretly') if shown.secret else ''}:\n")
-        for i, text in enumerate(shown.options):
-            out.write(f"  [{i}] {text}\n")
-        if not self.told_keys:
-            out.write(pr.say("how to answer") + "\n")
-            self.told_keys = True
+        order = option_order(decision, state)
+        model = table_model(self.session, decision.player) if state is not None else None
+        heading = pr.say("your decision", player=pr.player(decision.player, False))
+        page = 0
+
+        def draw():
+            if model is None:
+                lines = [heading, shown.prompt + ":"] + [f"  [{n}] {shown.options[i]}" for n, i in enumerate(order)]
+                return lines, 1
+            return screen(model, pr, shown, order, self.recent, heading, page)
+
+        lines, pages = draw()
+        out.write("\n" + "\n".join(lines) + "\n")
+        self.recent = []
         while True:
             out.write("> ")
             out.flush()
@@ -83,22 +101,36 @@ class HumanAgent:
                 raise DiagnosticError([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
                                                   hint="type an option's number, then Enter")])
             text = line.strip()
-            if text.startswith("?"):
-                wanted = text[1:].strip()
-                if wanted.isdigit() and int(wanted) < len(shown.keys):
-                    lines = [f"{name}: {body}" for name, body in shown.keys[int(wanted)]] or [pr.say("no card in option")]
-                elif not wanted and state is not None:
-                    lines = key(state, decision.player) or [pr.say("no card on table")]
-                else:
-                    lines = [pr.say("help keys")]
-                out.write("".join(f"  {x}\n" for x in lines))
+            if text in (">", "<"):
+                page = max(0, min(pages - 1, page + (1 if text == ">" else -1)))
+                lines, pages = draw()
+                out.write("\n".join(lines[-(len(order) + 3):]) + "\n")
                 continue
-            if text.isdigit() and int(text) < len(shown.options):
-                return int(text)
-            matches = [i for i, words in enumerate(shown.options) if text and words.lower().startswith(text.lower())]
+            if text in ("log", "журнал"):
+                out.write("".join(f"  {x}\n" for x in self.heard[-40:]))
+                continue
+            if text in ("help", "помощь"):
+                out.write(pr.say("screen keys") + "\n")
+                continue
+            if text.startswith("?"):
+                out.write("".join(f"  {x}\n" for x in self._lookup(text[1:].strip(), pr, shown, order, model, whole_table)))
+                continue
+            if text.isdigit() and int(text) < len(order):
+                return order[int(text)]
+            matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
                 return matches[0]
             out.write(pr.say("not legal") + "\n")
+
+    @staticmethod
+    def _lookup(wanted: str, pr, shown, order, model, whole_table) -> list[str]:
+        if not wanted:
+            return whole_table(model, pr) if model is not None else []
+        if wanted.isdigit() and int(wanted) < len(order):
+            return [f"{name}: {body}" for name, body in shown.keys[order[int(wanted)]]] or [pr.say("no card in option")]
+        found = [f"{name}: {body}" for name, body in (model.texts.values() if model is not None else ())
+                 if name.lower().startswith(wanted.lower())]
+        return sorted(set(found)) or [pr.say("no such card")]
 
 
 AGENT_KINDS = ("random", "human", "ismcts")

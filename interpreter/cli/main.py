@@ -261,8 +261,14 @@ def cmd_play(args) -> int:
         if args.quiet:
             return
         if to is None or to in humans:
-            out.say("  " + ("" if to is None else say(lang, "to you" if to == reader else "to player",
-                                                       player=say(lang, "player", n=to + 1)) + " ") + text)
+            line = ("" if to is None else say(lang, "to you" if to == reader else "to player",
+                                              player=say(lang, "player", n=to + 1)) + " ") + text
+            if humans:  # a person reads what happened at the top of their next decision's screen
+                for seat in humans:
+                    if to is None or to == seat:
+                        agents[seat].hear(line)
+            else:
+                out.say("  " + line)
 
     manifest = game.content.manifest
     print(say(lang, "header", name=text_in(manifest["name"], lang), players=players, seed=args.seed) +
@@ -288,6 +294,8 @@ def cmd_play(args) -> int:
             write_log(log, args.log)
             print(f"log (up to the error) written to {args.log}", file=sys.stderr)
         raise
+    for seat in sorted(humans):
+        agents[seat].flush()
     print(result_lines(session, lang))
     if args.log:
         write_log(make_log(session, _game_ref(args.game)), args.log)

@@ -27,13 +27,19 @@ def sees_into(zone: Zone, viewer: int | None) -> bool:
     return False
 
 
-def back_of(entity: Entity, viewer: int | None) -> str | None:
-    """What `viewer` sees of a component it cannot see: its kind when it lies face down where the viewer
-    sees face-up components (a face-down token on the table shows its back), else nothing (None: a card
-    in a hidden deck or in another player's hand shows neither kind nor anything else)."""
+def back_of(entity: Entity, viewer: int | None, backs: dict | None = None) -> str | None:
+    """What `viewer` sees of a component it cannot see: when it lies face down where the viewer sees
+    face-up components, what its back shows as the game declares it (`table: backs:`: its kind, or
+    an attribute's value such as a house); else nothing (None: a card in a hidden deck or in another
+    player's hand, or a back that shows nothing, tells neither kind nor anything else)."""
     zone = entity.zone
-    if zone is not None and entity.face_down and sees_into(zone, viewer):
-        return entity.kind
+    if zone is not None and entity.face_down and backs and sees_into(zone, viewer):
+        what = backs.get(entity.kind)
+        if what == "kind":
+            return entity.kind
+        if what is not None:
+            value = entity.attrs.get(what)
+            return value if isinstance(value, str) else None
     return None
 
 

@@ -55,6 +55,8 @@ class Presenter:
         self.players = state.players if state is not None else None
         self.lang = lang or getattr(state, "lang", None) or "en"
         self.tr = getattr(state, "translations", None)
+        voc = getattr(state, "voc", None)
+        self.backs = voc.table.backs if voc is not None else {}  # what face-down backs show (manifest `table:`)
         self._described: dict = {}
 
     def say(self, key: str, **values) -> str:
@@ -139,14 +141,19 @@ class Presenter:
             text = self.say("in", what=text, place=self.zone(e.zone))
         return text
 
+    def unseen_short(self, e: Entity) -> str:
+        """A component the viewer cannot see, where the place it lies is already said (a line of the table)."""
+        back = back_of(e, self.viewer, self.backs)
+        return self.say("face-down", back=self.word(back)) if back else self.say("hidden")
+
     def unseen(self, e: Entity) -> str:
         """A component the viewer cannot see, by where it lies: never its id, name or values."""
         zone = e.zone
         if zone is None:
             return self.say("out of play")
-        back = back_of(e, self.viewer)
+        back = back_of(e, self.viewer, self.backs)
         word = self.say("face-down", back=self.word(back)) if back else self.say("hidden")
-        same = [x for x in zone.items if not can_see(x, self.viewer) and back_of(x, self.viewer) == back]
+        same = [x for x in zone.items if not can_see(x, self.viewer) and back_of(x, self.viewer, self.backs) == back]
         place = self.zone(zone)  # a zone on a component names that component through the view too
         if len(same) > 1:
             word = self.say("n of", what=word, i=same.index(e) + 1, n=len(same))
@@ -289,15 +296,19 @@ def shown_to(decision, state, viewer: int | None = None, lang: str | None = None
                     key.append((pr.describe(e), pr.card_text(e)))
         options.append("".join(text))
         keys.append(key)
-    # options that still read the same (two copies of a card side by side) are numbered
-    count: dict = {}
-    for text in options:
-        count[text] = count.get(text, 0) + 1
-    seen: dict = {}
+    # options that still read the same (two copies of a card side by side) are told apart by the copy
+    # number of the component they name, which it keeps all game; by their place when that does not do
+    same: dict = {}
     for i, text in enumerate(options):
-        if count[text] > 1:
-            seen[text] = seen.get(text, 0) + 1
-            options[i] = f"{text} #{seen[text]}"
+        same.setdefault(text, []).append(i)
+    for text, where in same.items():
+        if len(where) < 2:
+            continue
+        numbers = [next((n for e in _entities(decision.values[i]) if (n := copy_number(e)) is not None), None) for i in where]
+        if None in numbers or len(set(numbers)) < len(numbers):
+            numbers = list(range(1, len(where) + 1))
+        for i, n in zip(where, numbers):
+            options[i] = pr.say("copy", name=text, n=n)
     return Shown(prompt_words(decision, state, viewer, lang), options, keys, decision.secret)
 
 
@@ -366,7 +377,7 @@ def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
             inner = [f"{pr.word(z.name)}: {_contents(pr, z, depth + 1)}" for z in e.zones.values() if z.items] if depth < 4 else []
             seen.append(text + (f" [{'; '.join(inner)}]" if inner else ""))
         else:
-            back = back_of(e, pr.viewer)
+            back = back_of(e, pr.viewer, pr.backs)
             unseen[back] = unseen.get(back, 0) + 1
     for back, n in unseen.items():
         seen.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))

@@ -1,0 +1,102 @@
+"""What a game's table shows a person, declared as data in its manifest's `table:` section and checked
+with the rest of the game. The engine's table model (interpreter.present.table) reads it; nothing in
+the engine knows a particular game's zones.
+
+    table:
+      score: score_now                  # a function of one player: shown during play, counted at the end
+      zones:                            # how a zone shows (default: stacks)
+        deck: count                     #   all | stacks | top | count | none
+        discard: {owner: all, others: top}
+      variables: [first_player]         # the variables a player reads; the others are bookkeeping
+      backs: {token: kind}              # what a face-down component's back shows: its kind or an attribute
+      board: {zone: board, controller: controller, adjacent: adjacent}   # areas: who controls each, neighbours
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl.diagnostics import Report, did_you_mean
+
+MODES = ("all", "stacks", "top", "count", "none")
+
+
+@dataclass(frozen=True)
+class ZoneShow:
+    owner: str = "stacks"  # how the zone's owner (a player, or the holder of the component it lies on) sees it
+    others: str = "stacks"  # how everyone else sees it
+
+
+@dataclass
+class TableSpec:
+    score: str | None = None
+    score_during_play: bool = True  # false: the score depends on what is hidden until the end
+    zones: dict = field(default_factory=dict)  # zone name -> ZoneShow
+    variables: tuple = ()
+    backs: dict = field(default_factory=dict)  # kind -> "kind" or an attribute name
+    board: dict = field(default_factory=dict)  # zone, controller (function), adjacent (attribute)
+
+    def show(self, zone: str) -> ZoneShow:
+        return self.zones.get(zone, _DEFAULT)
+
+
+_DEFAULT = ZoneShow()
+
+
+def read_table_spec(raw, doc, voc, functions: dict, report: Report) -> TableSpec:
+    """The manifest's `table:` as a TableSpec; every name it uses must exist (`functions`: name -> number
+    of parameters of the rule text's functions)."""
+    spec = TableSpec()
+    if not isinstance(raw, dict):
+        return spec
+
+    def where(*path):
+        return doc.span(("table",) + path)
+
+    score = raw.get("score")
+    if score is not None:
+        if functions.get(score) != 1:
+            report.error("REF-UNDEF", f"table: score '{score}' is not a function of one player", where("score"),
+                         did_you_mean(score, [n for n, k in functions.items() if k == 1]) or
+                         "name the function the final scoring counts, e.g. function score_now(p: player) = ...")
+        else:
+            spec.score = score
+    spec.score_during_play = bool(raw.get("score_during_play", True))
+    for name, how in (raw.get("zones") or {}).items():
+        if name not in voc.zones:
+            report.error("REF-UNDEF", f"table: no zone '{name}'", where("zones", name), did_you_mean(name, voc.zones))
+            continue
+        pair = (how, how) if isinstance(how, str) else ((how or {}).get("owner", "stacks"), (how or {}).get("others", "stacks"))
+        for mode in pair:
+            if mode not in MODES:
+                report.error("VOCAB-VALUE", f"table: zone '{name}' cannot show as '{mode}'", where("zones", name),
+                             f"one of: {', '.join(MODES)}")
+        spec.zones[name] = ZoneShow(*pair)
+    shown = []
+    for i, name in enumerate(raw.get("variables") or ()):
+        if name not in voc.variables:
+            report.error("REF-UNDEF", f"table: no variable '{name}'", where("variables", i), did_you_mean(name, voc.variables))
+        else:
+            shown.append(name)
+    spec.variables = tuple(shown)
+    for kind, what in (raw.get("backs") or {}).items():
+        if kind not in voc.kinds:
+            report.error("REF-UNDEF", f"table: backs: no kind '{kind}'", where("backs", kind), did_you_mean(kind, voc.kinds))
+        elif what != "kind" and what not in voc.attributes:
+            report.error("REF-UNDEF", f"table: the back of a {kind} shows '{what}', which is neither 'kind' nor an attribute",
+                         where("backs", kind), did_you_mean(what, list(voc.attributes) + ["kind"]))
+        else:
+            spec.backs[kind] = what
+    board = raw.get("board") or {}
+    if board:
+        if board.get("zone") not in voc.zones:
+            report.error("REF-UNDEF", f"table: board: no zone '{board.get('zone')}'", where("board", "zone"),
+                         did_you_mean(str(board.get("zone")), voc.zones))
+        elif board.get("controller") is not None and functions.get(board["controller"]) != 1:
+            report.error("REF-UNDEF", f"table: board: '{board['controller']}' is not a function of one area",
+                         where("board", "controller"))
+        elif board.get("adjacent") is not None and board["adjacent"] not in voc.attributes:
+            report.error("REF-UNDEF", f"table: board: no attribute '{board['adjacent']}'", where("board", "adjacent"),
+                         did_you_mean(board["adjacent"], voc.attributes))
+        else:
+            spec.board = dict(board)
+    return spec

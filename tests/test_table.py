@@ -1,0 +1,137 @@
+"""The table model (interpreter.present.table) and the terminal screen drawn from it (interpreter.present.
+terminal): the score shown is the score the final scoring would give now; an AGoT decision fits one
+screen; options keep their places; a face-down component shows only what the game says its back shows."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from interpreter.core.state import State
+from interpreter.present.table import score_now, table_model
+from interpreter.present.terminal import COLUMNS, ROWS, option_order, screen
+from interpreter.present.words import Presenter, shown_to
+from interpreter.runtime import Session
+from interpreter.runtime.games import load_compiled
+from tests.tiny_game import tiny_game
+
+# The procedure each game's end runs to settle its scores (the variable it fills is the manifest's `score`).
+FINAL = {"kings_bounty": "final_scoring", "agot": "end_of_game", "btwixt": "final_scoring"}
+
+
+def _final_scores(game, session) -> list:
+    """Run the game's final scoring on a copy of the table as it is now; the copy's scores."""
+    state = session.state
+    copy = State.from_json(game.content.vocabulary, _records_of(session), json.loads(json.dumps(state.to_json())))
+    Session(game, state.players, state=copy, procedure=FINAL[game.content.id])
+    return [copy.player_vars[p][game.content.manifest["score"]] for p in range(state.players)]
+
+
+def _records_of(session) -> dict:
+    return {eid: (e.record_id, e.attrs) for eid, e in session.state.entities.items()}
+
+
+@pytest.mark.parametrize("name,players", [("kings_bounty", 2), ("kings_bounty", 5), ("agot", 3), ("agot", 6)])
+def test_the_score_shown_is_what_the_final_scoring_would_give_now(name, players):
+    game = load_compiled(name)
+    for seed in range(2):
+        session = Session(game, players, seed)
+        rng = random.Random(seed)
+        step = 0
+        while session.pending is not None:
+            if step % 37 == 0:  # a sample of the decisions: each check runs the final scoring on a copy
+                model = table_model(session, session.pending.player)
+                shown = {p.seat: p.score for p in model.players}
+                final = _final_scores(game, session)
+                assert [shown[p] for p in range(players)] == final, f"seed {seed}, decision {step}"
+            session.answer(rng.randrange(len(session.pending.values)))
+            step += 1
+        assert [score_now(session, p) for p in range(players)] == session.result.scores
+
+
+def test_a_score_that_hangs_on_hidden_tokens_is_shown_only_at_the_end():
+    game = load_compiled("btwixt")
+    session = Session(game, 4, 1)
+    rng = random.Random(1)
+    while session.pending is not None:
+        assert all(p.score is None for p in table_model(session, session.pending.player).players)
+        session.answer(rng.randrange(len(session.pending.values)))
+    assert [p.score for p in sorted(table_model(session, 0).players, key=lambda p: p.seat)] == session.result.scores
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_an_agot_decision_fits_one_screen(players):
+    game = load_compiled("agot")
+    for seed in range(2):
+        session = Session(game, players, seed, ("tides_of_battle",) if seed else ())
+        rng = random.Random(seed)
+        n = 0
+        while session.pending is not None and n < 600:
+            d = session.pending
+            pr = Presenter(session.state, d.player)
+            shown = shown_to(d, session.state)
+            order = option_order(d, session.state)
+            model = table_model(session, d.player)
+            lines, pages = screen(model, pr, shown, order, ["something happened"] * 9, "head")
+            listed = []
+            for page in range(pages):  # the first page as drawn, the others with `>`
+                lines, _ = screen(model, pr, shown, order, ["something happened"] * 9, "head", page)
+                assert len(lines) <= ROWS and max(map(len, lines)) <= COLUMNS, (seed, n)
+                assert shown.prompt[:40] in "\n".join(lines)
+                listed += [line for line in lines if line.startswith("  [")]
+            assert len(listed) == len(order) and (pages == 1 or len(order) > 30)
+            session.answer(rng.randrange(len(d.values)))
+            n += 1
+
+
+@pytest.mark.parametrize("name,players", [("kings_bounty", 3), ("btwixt", 4), ("agot", 4)])
+def test_options_keep_their_places_between_decisions(name, players):
+    game = load_compiled(name)
+    session = Session(game, players, 3)
+    rng = random.Random(3)
+    last = {}
+    while session.pending is not None:
+        d = session.pending
+        shown = shown_to(d, session.state)
+        order = option_order(d, session.state)
+        labels = [d.labels[i] for i in order]
+        key = (d.player, d.source)
+        if key in last and sorted(last[key]) == sorted(labels):
+            assert last[key] == labels, f"the same options of '{d.source[:40]}' moved"
+        last[key] = labels
+        assert sorted(order) == list(range(len(shown.options)))
+        session.answer(rng.randrange(len(d.values)))
+
+
+def _face_down_game(tmp_path, table: str):
+    root = tiny_game(tmp_path, zones="table: {scope: game, visibility: public}\n", rules="""
+        procedure play():
+            move @coin_1 to table face down
+            move @gem to table face down
+        """)
+    with open(root / "game.yaml", "a", encoding="utf-8") as f:
+        f.write(table)
+    return root
+
+
+def test_a_face_down_component_shows_its_kind_only_where_its_back_shows_it(tmp_path):
+    session = Session(load_compiled(str(_face_down_game(tmp_path / "a", "table:\n  zones: {pile: count}\n"))), 2, 0)
+    zones = {z.zone: z for z in table_model(session, 1).game}
+    assert [(i.text, i.count) for i in zones["table"].items] == [("hidden component", 2)]
+    assert zones["pile"].mode == "count" and zones["pile"].size == 1 and not zones["pile"].items
+    session = Session(load_compiled(str(_face_down_game(tmp_path / "b", "table:\n  backs: {token: kind}\n"))), 2, 0)
+    zones = {z.zone: z for z in table_model(session, 1).game}
+    assert [(i.text, i.count) for i in zones["table"].items] == [("face-down token", 2)]
+    assert [(i.text, i.count) for i in zones["pile"].items] == [("Coin (value 1)", 1)]
+
+
+def test_the_table_section_is_checked(tmp_path):
+    from dsl.loader import load_game
+    root = _face_down_game(tmp_path / "a", "table:\n  score: nothing_here\n  zones: {nowhere: count}\n"
+                                           "  variables: [pointz]\n  backs: {token: colour}\n")
+    found = sorted((d.code, d.message) for d in load_game(root).report.diagnostics)
+    assert [code for code, _ in found] == ["REF-UNDEF"] * 4, found
+    assert any("'pointz'" in m for _, m in found) and any("nothing_here" in m for _, m in found)
+    root = _face_down_game(tmp_path / "b", "table:\n  zones: {pile: heap}\n")
+    assert [d.code for d in load_game(root).report.diagnostics] == ["SCHEMA-VALUE"]
