@@ -18,7 +18,7 @@ from lark import Lark
 
 from dsl import ast, cache, parse_tables
 from dsl import parser as dsl_parser
-from dsl.diagnostics import Source
+from dsl.diagnostics import Source, Span
 from dsl.parser import _parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,20 +124,26 @@ def test_every_ast_class_can_be_kept_and_nothing_else_is_built(trees):
     nodes = {c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.Node) and c is not ast.Node}
     assert set(cache._NODES) == nodes, "a new AST class must be listed in dsl/cache.py _NODES"
     key, tree, path = stored(trees)
-    body = path.read_bytes()
+    assert cache.decode_entry(path.read_bytes(), key) == tree
+    _, body = cache.encode_entry(tree, key).split(b"\n", 1)
     for name in ("Span", "Module", "Path", "Popen", "os.system"):  # not in the list: the entry is ignored
-        forged = cache.encode_entry(tree, key).replace(b'["Procedure"', f'["{name}"'.encode(), 1)
         with pytest.raises(ValueError):
-            cache.decode_entry(_rehash(forged), key)
-    assert cache.decode_entry(body, key) == tree
+            cache.decode_entry(_entry(body.replace(b'["Procedure"', f'["{name}"'.encode(), 1), key), key)
+
+    def forged(tree) -> bytes:
+        return _entry(json.dumps({"strings": ["a.rules"], "tree": tree}).encode(), key)
+
+    assert cache.decode_entry(forged(["Num", 0, 1, 1, 2, 0, 7]), key) == ast.Num(Span("a.rules", 1, 1, 2, "a.rules"), 7)
+    for bad in (["Num", 0, 1, 1, 2, 0, 1.5], ["Num", 0, 1, 1, 2, 0, {"x": 1}], ["Num", 0, "1", 1, 2, 0, 1],
+                ["Num", 0, 1, 1, 2], ["Num", 9, 1, 1, 2, 0, 1], ["l", ["Nope"]], [["l"]], ["__class__"]):
+        with pytest.raises(ValueError):
+            cache.decode_entry(forged(bad), key)
 
 
-def _rehash(entry: bytes) -> bytes:
-    """An entry whose header matches its edited body: what only the folder's owner could write."""
-    header, body = entry.split(b"\n", 1)
-    fields = json.loads(header)
-    fields["sha256"] = hashlib.sha256(body).hexdigest()
-    return json.dumps(fields, separators=(",", ":")).encode() + b"\n" + body
+def _entry(body: bytes, key: str) -> bytes:
+    """An entry whose header matches its body: what only the folder's owner could write."""
+    header = {"format": cache.FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}
+    return json.dumps(header, separators=(",", ":")).encode() + b"\n" + body
 
 
 def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
