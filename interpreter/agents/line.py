@@ -20,7 +20,7 @@ import random
 
 from dataclasses import dataclass, field
 
-from dsl.diagnostics import DiagnosticError
+from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.translations import Message
 from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -28,7 +28,7 @@ from interpreter.core.state import Entity
 from interpreter.runtime.session import Session, new_state
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see
-from interpreter.present.words import prompt, telling
+from interpreter.present.words import Presenter, prompt, telling
 
 HIDDEN = "(hidden)"
 
@@ -38,7 +38,7 @@ class Draw:
     """How a sampled world deals the components its player has not seen (see `Dealer`)."""
 
     known: dict  # entity id -> the last point (answers given) at which the player saw that component
-    backs: dict  # entity id -> the kind its back shows the player now (a face-down token on the table)
+    backs: dict  # entity id -> what its back shows the player now (a face-down token on the table)
     seed: int  # the dealer's own numbers, apart from the game's
 
 
@@ -362,10 +362,10 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
     `player` was told or sees would read otherwise is rejected and another is dealt: what is left is a
     world drawn from what `player` knows, with nothing of the true one kept.
 
-    If none of `attempts` worlds fits (an opponent's past choices that are possible only with few of
-    the hidden cards), a world is dealt the same way and replayed with the answers that no longer fit
-    drawn at random; it is kept if `player` sees and may answer now exactly what it does here, and is
-    counted as imperfect (`Sampling`): its past reads otherwise where `player` was told something.
+    If none of `attempts` worlds fits (what `player` was told allows few deals), a world is dealt the
+    same way and kept if `player` sees and may answer now exactly what it does here, though some of
+    what it was told would have read otherwise; such worlds are counted as imperfect (`Sampling`), and
+    the player's record in them is kept as it was told.
     """
     target = line.information(player)
     state = line.session.state
@@ -373,7 +373,9 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
     known = dict(line.seen[player]) if line.seen is not None else {}
     visible = visible_ids(state, player)
     known.update(dict.fromkeys(visible, now))
-    backs = {e.id: e.kind for e in state.entities.values() if e.id not in visible and back_of(e, player)}
+    shows = Presenter(state, player).backs  # what a face-down component's back shows (the game's `table: backs:`)
+    backs = {e.id: back for e in state.entities.values() if e.id not in visible
+             for back in [back_of(e, player, shows)] if back is not None}
     secret = _open_secret_answers(line, player)
     for strict in (True, False):
         for _ in range(attempts):
@@ -386,7 +388,9 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
                 else:
                     Sampling.imperfect += 1
                 return found
-    raise RuntimeError(f"no world could be dealt for {player_label(player)} in {attempts} attempts")
+    raise DiagnosticError([Diagnostic(
+        "RUN-ERROR", f"no world that {player_label(player)} sees as it is could be dealt in {2 * attempts} attempts",
+        hint="the search needs worlds drawn from what its player knows; sample with more attempts")])
 
 
 def _open_secret_answers(line: Line, player: int) -> set:
@@ -407,9 +411,10 @@ def _open_secret_answers(line: Line, player: int) -> set:
 def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Random, target: str, strict: bool):
     """`line` replayed in the world `draw` deals, or None if `player` could tell it apart.
 
-    Strict: everything `player` was told must read the same, part by part. Otherwise (an imperfect world)
-    another player's answer that names nothing here is drawn at random and only what `player` sees and
-    may answer now must read the same."""
+    Another player's answer names the components standing where those its answer named stood; where
+    that option is not on offer, it answers at random instead (`player` knows only that it decided,
+    so the true answer is no evidence). Strict: everything `player` was told must read the same, part
+    by part; otherwise (an imperfect world) only what `player` sees and may answer now."""
     new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
     wanted = line.record(player)
     told = 0  # parts of the record checked so far (the events of `new` up to `told_by`)
@@ -441,9 +446,7 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
                 index = answer
             else:
                 index = _mapped(d, answer, line.labels[t], dealer.stand)
-                if index is None:
-                    if strict:
-                        return None
+                if index is None:  # its counterpart is not on offer here: another answer it might have given
                     index = rng.randrange(len(d.values))
             new.apply(index)
             if strict and not reads_the_same():
