@@ -9,7 +9,8 @@ track, the attacking units counted in the contested area; not while a house is a
 House cards (7 a house; one in play at most; none in play outside a combat), power tokens (20 a house;
 available ones in their house's zone; control tokens only on lands, one at most), influence tracks (each
 a permutation of the players; dominance tokens with the heads), the wildling threat. Outside combats also:
-one order per area, on an area where its house has units, star orders within the King's Court allowance;
+one order per area, on an area where its house has units; star orders within the King's Court allowance
+from the planning phase to the Messenger Raven;
 ships in a port belong to the house holding its land (Russian rule, unless port_ships_survive); no power
 token beside another house's units; no routed unit during planning; the victory track at the start of
 each order's resolution. At the end: the winner (seven castles at once, else the round-10 count and its
@@ -138,8 +139,13 @@ class Recount:
             if "port_ships_survive" not in state.variants:
                 self.port_owners(state)
             labels = decision.labels
-            if labels and all(label.startswith(("give ", "leave_empty ")) for label in labels):
+            planning = bool(labels) and all(label.startswith(("give ", "leave_empty ")) for label in labels)
+            if planning:
                 self.no_routed_units(state)
+            # the star allowance holds from the planning phase to the Messenger Raven; later in the round
+            # a house may lose its place on the King's Court track (Doran Martell) and keep its orders
+            if planning or "keep_the_raven" in labels or any(label.startswith("replace ") for label in labels):
+                self.stars(state)
             if labels and all(label.startswith("resolve ") or label == "done" for label in labels):
                 self.victory_track(state)
 
@@ -264,7 +270,6 @@ class Recount:
         self.ok("wildling threat")
 
     def orders(self, state) -> None:
-        stars_used = Counter()
         for area in self.areas(state):
             slot = area.zones["order_slot"].items
             if len(slot) > 1:
@@ -273,18 +278,22 @@ class Recount:
                 owner = o.vars["owner"]
                 if not any(u.vars["owner"] == owner for u in area.zones["units"].items):
                     self.bad("order without units", f"{o.id} in {area.id}")
-                stars_used[owner] += bool(o.attrs["star"])
-        court = state.game_vars["kings_court_track"]
-        limits = self.f.stars[state.players]
-        for seat, n in stars_used.items():
-            if n > limits[court.index(seat)]:
-                self.bad("star orders", f"P{seat + 1}: {n} on the board, King's Court position {court.index(seat) + 1}")
         for seat in range(state.players):
             laid = sum(len(a.zones["order_slot"].items) for a in self.areas(state)
                        if any(o.vars["owner"] == seat for o in a.zones["order_slot"].items))
             if laid + len(self.zone_items(state, "orders", seat)) != 15:
                 self.bad("order tokens", f"P{seat + 1}")
         self.ok("orders")
+
+    def stars(self, state) -> None:
+        stars_used = Counter(o.vars["owner"] for a in self.areas(state) for o in a.zones["order_slot"].items
+                             if o.attrs["star"])
+        court = state.game_vars["kings_court_track"]
+        limits = self.f.stars[state.players]
+        for seat, n in stars_used.items():
+            if n > limits[court.index(seat)]:
+                self.bad("star orders", f"P{seat + 1}: {n} on the board, King's Court position {court.index(seat) + 1}")
+        self.ok("star orders")
 
     def port_owners(self, state) -> None:
         for port, land in self.f.port_land.items():

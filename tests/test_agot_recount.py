@@ -42,7 +42,7 @@ def test_random_games_recount_clean(rc, game, players, variants):
     assert not tally.faults, tally.examples
     assert tally.winners_agree == 2
     for what in ("unit pool", "ports at most 3 ships", "supply", "House cards", "power tokens", "influence tracks",
-                 "orders", "victory track"):
+                 "orders", "star orders", "victory track"):
         assert tally.checks[what] > 0, what
 
 
