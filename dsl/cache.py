@@ -6,8 +6,8 @@ at all: they ship with the package (dsl/parse_tables.py).
 
 The folder is `$XDG_CACHE_HOME/tabletop-rules` (a relative XDG_CACHE_HOME is ignored, as the XDG spec
 says, so a game folder cannot bring its own cache) or `~/.cache/tabletop-rules`. It is used only when it
-belongs to this user and nobody else can write it, and an entry only when it is a regular file of this
-user's. An entry holds the hash of its input (the key: the text, its file, where it sits, the parser's
+belongs to this user, nobody else can write it and its parent is not a world-writable folder without the
+sticky bit; an entry only when it is a regular file of this user's that nobody else can write. An entry holds the hash of its input (the key: the text, its file, where it sits, the parser's
 own code) and the hash of its tree; a damaged, edited or misplaced entry is ignored, parsed again and
 overwritten. `RULES_NO_CACHE=1` turns the cache off.
 """
@@ -42,7 +42,6 @@ _NODES = (
     ast.For, ast.While, ast.Repeat, ast.Secretly, ast.Until,
     ast.Param, ast.Procedure, ast.EventDecl, ast.Function, ast.Trigger, ast.Replacement, ast.Modifier, ast.Watcher,
 )
-_BY_TAG = {cls.__name__: cls for cls in _NODES}
 _FIELDS = {cls: tuple(f.name for f in dataclasses.fields(cls) if f.name != "span") for cls in _NODES}
 _LIST, _TUPLE = "l", "t"  # tags of containers; no AST class has a one-letter name
 
