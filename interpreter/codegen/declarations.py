@@ -7,6 +7,8 @@ as a Python function; the module is compiled with empty __builtins__ into the na
 """
 from __future__ import annotations
 
+import re
+
 from dsl import ast
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import GameContent, all_decls
@@ -177,6 +179,7 @@ class Unit:
     def procedure(self, decl: ast.Procedure) -> None:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
+        _count_call(w)
         body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
         if scoped:
@@ -209,6 +212,7 @@ class Unit:
             self.game.card_funcs.setdefault(owner, {})[decl.name] = func
             self.bind(name, func, "fn")
         w.line(f"return {Expressions(self.game, bound).expr(decl.expr)}")
+        _count_call(w, only_if_calls=True)
 
     def hook(self, decl, owner: str | None, captured: list, temporary: bool = False) -> Hook:
         """A trigger, replacement or modifier; its functions take (rt, b), b binding names to values."""
@@ -241,6 +245,7 @@ class Unit:
         write(w, bound)
         if slot == "body":
             w.line("return None")
+        _count_call(w, only_if_calls=True)  # modifiers and abilities that call functions count too
         self.bind(name, hook, slot)
 
     def watcher(self, decl: ast.Watcher) -> None:
@@ -293,6 +298,23 @@ class Unit:
         self.game.sources[self.filename] = (module.text(), module.spans)
         if not self.game.namespace:
             self.game.namespace = self.namespace
+
+
+# A call the generated code makes: a function, card function or procedure of the rule text (mangled names
+# always start with one of these prefixes), directly or through the runtime.
+_CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke)")
+
+
+def _count_call(w, only_if_calls: bool = False) -> None:
+    """Every procedure, and every function or ability that calls another, counts its calls against CALL_LIMIT
+    (its first lines): however rules recurse or fan out (f(n - 1) + f(n - 1)), they stop there. A function that
+    calls nothing is not counted: its caller is (or a loop or comprehension that is), so the hot small ones
+    cost nothing more."""
+    if only_if_calls and not any(_CALLS.search(line) for line in w.lines[1:]):
+        return
+    lines = ["    rt.calls += 1", f"    if rt.calls > {library.CALL_LIMIT}:", "        _too_many_calls(rt)"]
+    w.lines[1:1] = lines
+    w.spans[1:1] = [w.spans[0]] * len(lines)
 
 
 def _draws(expr) -> bool:

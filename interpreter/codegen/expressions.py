@@ -12,13 +12,14 @@ from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
 _PLAIN_BUILTINS = {
-    "len": "_count", "count": "_count", "sum": "_total", "max": "_max", "min": "_min", "distinct": "_distinct",
-    "concat": "_concat", "top": "_top", "bottom": "_bottom", "holder": "_holder", "zone_of": "_zone_of",
-    "place_of": "_place_of", "is_in": "_is_in", "abs": "_abs", "face_down": "_face_down", "keys": "_keys",
-    "snapshot": "_snapshot",
+    "len": "_count", "count": "_count", "max": "_max", "min": "_min",
+    "top": "_top", "bottom": "_bottom", "holder": "_holder", "zone_of": "_zone_of",
+    "place_of": "_place_of", "is_in": "_is_in", "abs": "_abs", "face_down": "_face_down",
 }
+# built-ins that take the runtime: the game's seats and generator, or the step budget (they go through a collection)
 _RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
-                "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat"}
+                "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat",
+                "sum": "_total", "distinct": "_distinct", "concat": "_concat", "keys": "_keys", "snapshot": "_snapshot"}
 
 
 INLINE_DEPTH = 8
@@ -73,6 +74,22 @@ class Expressions:
             return src
         return f"_items({src})"
 
+    def small(self, node) -> bool:
+        return small(self.game, node)
+
+    def small_collection(self, node) -> bool:
+        """The players, a list written out, or a zone of a game of at most SMALL_ZONES components."""
+        if isinstance(node, ast.ListLit) or node.type == "zone" and len(self.game.content.entity_ids) <= SMALL_ZONES:
+            return True
+        return isinstance(node, ast.Name) and getattr(node, "ref", ("",)) == ("const", "players")
+
+    def each(self, node) -> str:
+        """The elements of a collection a comprehension goes through, each counted as a step of the budget."""
+        items = self.items(node)
+        if items.startswith("_items("):
+            return "_each_of(rt, " + items[len("_items("):]
+        return f"_each(rt, {items})"
+
     # ------------------------------------------------------------ atoms
     def e_Num(self, node) -> str:
         return literal(node.value)
@@ -81,12 +98,26 @@ class Expressions:
         return literal(node.value)
 
     def e_Str(self, node) -> str:
-        parts = [literal(p) if isinstance(p, str) else f"_show({self.expr(p)}, {literal(p.type)})" for p in node.parts]
+        parts = [literal(p) if isinstance(p, str) else f"_show({self.told(p)}, {literal(p.type)})" for p in node.parts]
         if not parts:
             return "''"
         if len(parts) == 1 and isinstance(node.parts[0], str):
             return parts[0]
-        return "''.join((" + ", ".join(parts) + ",))"
+        return "_join(rt, (" + ", ".join(parts) + ",))"  # its length counted and bounded before it is made
+
+    def told(self, node) -> str:
+        """A value a text, a log line or a question shows: a number within range, a list or map small enough
+        to read (the line's words are made from it later, outside any budget)."""
+        src = self.expr(node)
+        t = node.type
+        if t == "number":
+            # what the game keeps and records hold is within range already; a sum or a local may not be
+            kept = isinstance(node, (ast.Num, ast.Attr, ast.Of)) or isinstance(node, ast.Name) and \
+                getattr(node, "ref", ("",))[0] in ("gamevar", "const")
+            return src if kept else f"_bounded({src})"
+        if t in ("any", "map") or t.startswith("list["):
+            return f"_told(rt, {src})"
+        return src
 
     def e_Name(self, node) -> str:
         ref = getattr(node, "ref", ("local",))
@@ -171,11 +202,18 @@ class Expressions:
 
     def e_Binary(self, node) -> str:
         op = node.op
+        if op in ("+", "-") and not (node.left.type == "number" and node.right.type == "number"):
+            if isinstance(node.left, ast.Binary) and node.left.op in ("+", "-"):
+                return self.chain(node)
+            left, right = self.expr(node.left), self.expr(node.right)
+            if op == "+" and any(t.startswith("list[") or t == "zone" for t in (node.left.type, node.right.type)):
+                return f"_concat2(rt, {left}, {right})"
+            if op == "+" and node.left.type == node.right.type == "text":
+                return f"_text_plus(rt, {left}, {right})"
+            return f"_chain(rt, {literal(op)}, {left}, {right})"
         left, right = self.expr(node.left), self.expr(node.right)
         if op in ("and", "or"):
             return f"({left} {op} {right})"
-        if op == "+" and any(t.startswith("list[") or t == "zone" for t in (node.left.type, node.right.type)):
-            return f"_concat2({left}, {right})"
         if op == "/":
             return f"_div({left}, {right})"
         if op == "*":
@@ -187,10 +225,26 @@ class Expressions:
                 left = left[1:-1]
             return f"({left} {op} {right})"
         if op == "%":
-            return f"({left} {op} {right})"
+            return f"({left} % {right})" if node.left.type == node.right.type == "number" else f"_mod({left}, {right})"
         if op in ("in", "notin"):
-            right = self.items(node.right)
+            if self.small_collection(node.right):  # a scan of at most a few hundred: counted with what runs it
+                return f"({left} {_COMPARE[op]} {self.items(node.right)})"
+            found = f"_in(rt, {left}, {right})"  # a scan of the collection, counted as steps
+            return found if op == "in" else f"(not {found})"
         return f"({left} {_COMPARE[op]} {right})"
+
+    def chain(self, node) -> str:
+        """`a + b - c ...` where some side is not a number (texts, lists, zones, or unknown): one call that
+        joins left to right within the budgets, flat however long the chain (deep calls would pass the
+        limit of Python's own parser)."""
+        operands, ops = [], []
+        while isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            operands.append(node.right)
+            ops.append(node.op)
+            node = node.left
+        operands.append(node)
+        args = ", ".join(self.expr(o) for o in reversed(operands))
+        return f"_chain(rt, {literal(''.join(reversed(ops)))}, {args})"
 
     # ------------------------------------------------------------ calls
     def e_Call(self, node) -> str:
@@ -215,13 +269,15 @@ class Expressions:
         name = node.func
         if name in ("count", "len") and node.args and node.args[0].type == "zone":
             return f"_len({args[0]}.items)"
+        if name in ("max", "min") and len(args) == 1:
+            return f"_{name}1(rt, {args[0]})"
         if name in ("count", "len") and node.args and isinstance(node.args[0], (ast.ListLit, ast.Query)) \
                 and node.args[0].type.startswith("list["):
             return f"_len({args[0]})"  # a list made here is never none
         if name in ("max", "min"):
             return f"_{name}{len(args)}({', '.join(args)})"
         if name in ("any", "all"):
-            return f"_{name}({self.items(node.args[0])})"
+            return f"_{name}({self.each(node.args[0])})"
         if name == "first":
             return f"_first({self.items(node.args[0])})"
         if name in _PLAIN_BUILTINS:
@@ -229,8 +285,11 @@ class Expressions:
         return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"
 
     def e_Query(self, node) -> str:
-        """The comprehension forms, as Python comprehensions (their variable stays inside them)."""
-        coll = self.items(node.coll)
+        """The comprehension forms, as Python comprehensions (their variable stays inside them). What each
+        goes through is counted as steps (`_each`), so nested comprehensions count every inner step too;
+        but see `small`."""
+        counted = not (node.func == "count" and node.cond is None) and not self.small(node)
+        coll = self.each(node.coll) if counted else self.items(node.coll)
         inner = self.inner(node.var)
         var = inner.local(node.var)
         cond = inner.expr(node.cond) if node.cond is not None else None
@@ -253,7 +312,7 @@ class Expressions:
         if func == "first":
             return f"_first({value} {loop})"
         if func == "distinct":
-            return f"_distinct([{value} {loop}])"
+            return f"_distinct(rt, [{value} {loop}])"
         keys = "[" + ", ".join(f"((lambda {var}: {inner.expr(k.expr)}), {k.descending})" for k in node.keys) + "]"
         if func in ("max", "min") and not node.keys:
             return f"_{func}([{value} {loop}])"
@@ -267,8 +326,80 @@ class Expressions:
         if func == "reach":
             step = inner.expr(node.keys[0].expr)
             test = f"(lambda {var}: {cond})" if cond is not None else "None"
-            return f"_reach({coll}, (lambda {var}: {step}), {test})"
+            return f"_reach(rt, {self.items(node.coll)}, (lambda {var}: {step}), {test})"
         raise AssertionError(f"no query form for {func}")
+
+
+SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
+
+
+def small(game, node, owner: str | None = None) -> bool:
+    """A comprehension cheap enough to leave uncounted: it goes through the players (at most MAX_PLAYERS)
+    or a zone of a game of at most SMALL_ZONES components, and its body holds no other comprehension but
+    over a zone of its own element (`garrison of d` for each d of a zone: those zones together hold each
+    component at most once), no scan (`in`) and no range, and calls only functions that do none of these
+    either (`light`). So it adds at most twice the game's components to the loop step, comprehension
+    element or call that runs it, which is counted: comprehensions over a hand or a garrison, the hottest
+    lines of real rules, cost nothing more."""
+    coll = node.coll
+    zones = len(game.content.entity_ids) <= SMALL_ZONES
+    players = isinstance(coll, ast.Name) and getattr(coll, "ref", ("",)) == ("const", "players") or \
+        isinstance(coll, ast.Call) and coll.func in ("players_from", "neighbors") and getattr(coll, "ref", ("",))[0] == "builtin"
+    if owner is not None:
+        ref = getattr(coll, "ref", ("",))
+        if not (zones and isinstance(coll, ast.Of) and ref[0] == "zone" and isinstance(coll.arg, ast.Name)
+                and coll.arg.id == owner):
+            return False
+    elif not (players or (zones and coll.type == "zone")):
+        return False
+    body = [x for x in (node.cond, node.value, *(k.expr for k in node.keys)) if x is not None]
+    while body:
+        n = body.pop()
+        if isinstance(n, ast.Query):
+            if not small(game, n, node.var):
+                return False
+            continue
+        if _heavy(n) or isinstance(n, (ast.Call, ast.Method)) and not light(game, n):
+            return False
+        body.extend(ast.children(n))
+    return True
+
+
+def _heavy(n) -> bool:
+    """A node that goes through a collection by itself: a range, a scan (`in`, but of a list written out)."""
+    return isinstance(n, ast.Range) or \
+        isinstance(n, ast.Binary) and n.op in ("in", "notin") and not isinstance(n.right, ast.ListLit)
+
+
+def light(game, call) -> bool:
+    """A call whose work is bounded by the rule text alone: a built-in, or rule functions (every card's
+    function of that name, for a method) that go through no collection and call only light ones."""
+    todo, seen = [call], set()
+    decls = _function_decls(game)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Query) or _heavy(n):
+            return False
+        if isinstance(n, (ast.Call, ast.Method)) and getattr(n, "ref", ("builtin",))[0] != "builtin":
+            name = n.func if isinstance(n, ast.Call) else n.name
+            if name in game.modified:
+                return False  # its modifiers run too
+            if name not in seen:
+                seen.add(name)
+                todo.extend(d.expr for d in decls.get(name, ()))
+        todo.extend(ast.children(n))
+    return True
+
+
+def _function_decls(game) -> dict:
+    """Function name -> its declarations: the game's function and every card's function of that name."""
+    found = game.function_decls
+    if not found:
+        for module in game.content.modules:
+            for d in module.decls:
+                if isinstance(d, ast.Function):
+                    found.setdefault(d.name, []).append(d)
+    return found
 
 
 def _simple(node) -> bool:

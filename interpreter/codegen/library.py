@@ -6,31 +6,16 @@ the game (seats, RNG, variants) take the runtime first.
 """
 from __future__ import annotations
 
+from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part of what generated code calls
+    CALL_LIMIT, DEPTH_LIMIT, NUMBER_LIMIT, RANGE_LIMIT, SIZE_LIMIT, STEP_LIMIT, TOLD_LIMIT, WHILE_LIMIT, _what,
+    bounded, chain, concat2, contains, div, each, each_of, items, join, kept, loop_items, making, mod, mul, number_range,
+    plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
 from interpreter.core.state import Entity, Zone, holder
 
-RANGE_LIMIT = 10_000  # elements of a range or iterations of one `repeat`
-NUMBER_LIMIT = 2 ** 53  # numbers a product may reach (exact in every JSON reader)
-WHILE_LIMIT = 100_000  # iterations of one `while` loop
-STEP_LIMIT = 2_000_000  # loop iterations between two decisions
-
 
 # ---------------------------------------------------------------- collections
-def items(value):
-    if type(value) is list:
-        return value
-    if isinstance(value, Zone):
-        return value.items
-    if value is None:
-        return ()
-    if isinstance(value, dict):
-        return list(value)
-    if isinstance(value, (tuple, str)):
-        return value
-    raise RuntimeError(f"{_what(value)} is not a list or a zone")
-
-
 def entities_of(value) -> list:
     if isinstance(value, Entity):
         return [value]
@@ -64,16 +49,18 @@ def index(o, k):
     return seq[k] if -len(seq) <= k < len(seq) else None
 
 
-def concat2(a, b) -> list:
-    return list(items(a)) + list(items(b))
-
-
 def count(x) -> int:
-    return len(items(x))
+    if type(x) is list:
+        return len(x)
+    return len(x) if type(x) is dict else len(items(x))
 
 
-def total(x) -> int:
-    return sum(items(x))
+def total(rt, x) -> int:
+    seq = items(x)
+    rt.steps += len(seq)
+    if rt.steps > STEP_LIMIT:
+        spend(rt, 0, "elements 'sum' went through")
+    return sum(seq)
 
 
 def extreme(pick, *values):
@@ -93,13 +80,19 @@ def b_min(*values):
     return extreme(min, *values)
 
 
-def max1(seq):
+def max1(rt, seq):
     seq = items(seq)
+    rt.steps += len(seq)
+    if rt.steps > STEP_LIMIT:
+        spend(rt, 0, "elements 'max' went through")
     return max(seq) if seq else None
 
 
-def min1(seq):
+def min1(rt, seq):
     seq = items(seq)
+    rt.steps += len(seq)
+    if rt.steps > STEP_LIMIT:
+        spend(rt, 0, "elements 'min' went through")
     return min(seq) if seq else None
 
 
@@ -122,12 +115,22 @@ def last(seq):
     return seq[-1] if seq else None
 
 
-def distinct(seq) -> list:
-    return list(dict.fromkeys(items(seq)))
+def distinct(rt, seq) -> list:
+    return list(dict.fromkeys(each_of(rt, seq)))
 
 
-def concat(x) -> list:
-    return [y for part in items(x) for y in (part.items if type(part) is Zone else items(part))]
+def concat(rt, x) -> list:
+    out: list = []
+    parts = items(x)
+    for part in parts:
+        seq = part.items if type(part) is Zone else items(part)
+        if len(out) + len(seq) > SIZE_LIMIT:  # checked before each part is joined
+            making(rt, len(out) + len(seq))
+        out += seq
+    rt.steps += len(parts) + len(out)
+    if rt.steps > STEP_LIMIT:
+        making(rt, len(out))
+    return out
 
 
 def top(z, n=None):
@@ -173,10 +176,11 @@ def group(seq, keys) -> list:
     return groups
 
 
-def reach(start, step, cond) -> list:
-    """Breadth-first from `start`; a node is passed through only where `cond` holds."""
+def reach(rt, start, step, cond) -> list:
+    """Breadth-first from `start`; a node is passed through only where `cond` holds. Every node taken
+    from the queue is a step, so a NEXT that always finds new nodes (numbers) stops at the budget."""
     seen: dict = {}
-    queue = list(items(start))
+    queue = list(each_of(rt, start))
     i = 0
     while i < len(queue):
         x = queue[i]
@@ -185,12 +189,12 @@ def reach(start, step, cond) -> list:
             continue
         seen[x] = True
         if cond is None or cond(x):
-            queue.extend(items(step(x)))
+            queue.extend(each_of(rt, step(x)))
     return list(seen)
 
 
 def b_random(rt, coll, k=None):
-    seq = list(items(coll))
+    seq = list(each_of(rt, coll))
     if k is None:
         return rt.state.rng.choice(seq) if seq else None
     return rt.state.rng.sample(seq, min(_count_arg(k, "random"), len(seq)))
@@ -260,75 +264,18 @@ def face_down(x) -> bool:
     return _entity(x, "face_down").face_down
 
 
-def keys(m) -> list:
-    return list(m)
+def keys(rt, m) -> list:
+    return list(each_of(rt, m))
 
 
-def snapshot(x) -> list:
-    return list(items(x))
+def snapshot(rt, x) -> list:
+    return list(each_of(rt, x))
 
 
 def _entity(x, what: str) -> Entity:
     if not isinstance(x, Entity):
         raise RuntimeError(f"'{what}' needs a component, not {_what(x)}")
     return x
-
-
-# ---------------------------------------------------------------- arithmetic and budgets
-def div(a, b):
-    return a // b
-
-
-def mul(a, b):
-    r = a * b
-    if isinstance(r, int) and not -NUMBER_LIMIT <= r <= NUMBER_LIMIT:
-        raise RunLimit(f"a product left the range of numbers (±2**53): {a} * {b}")
-    return r
-
-
-def bounded(n):
-    """A number about to be stored: it must stay within ±2**53, so no loop can grow it without end."""
-    if type(n) is int and not -NUMBER_LIMIT <= n <= NUMBER_LIMIT:
-        raise RunLimit(f"a number left the range of numbers (±2**53): {n}")
-    return n
-
-
-def number_range(rt, low, high) -> list:
-    for v in (low, high):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise RuntimeError(f"a range needs numbers, not {_what(v)}")
-    if high - low + 1 > RANGE_LIMIT:
-        raise RunLimit(f"the range {low}..{high} has more than {RANGE_LIMIT} numbers")
-    return list(range(low, high + 1))
-
-
-def repeat_count(rt, n) -> range:
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise RuntimeError(f"'repeat' needs a number of at least 0, not {_what(n)}")
-    if n > RANGE_LIMIT:
-        raise RunLimit(f"'repeat {n}' is more than {RANGE_LIMIT} times")
-    spend(rt, n)
-    return range(n)
-
-
-def spend(rt, n: int) -> None:
-    rt.steps += n
-    if rt.steps > STEP_LIMIT:
-        raise RunLimit(f"more than {STEP_LIMIT} loop steps without a decision")
-
-
-def loop_items(rt, value) -> list:
-    """A `for` loop goes through a copy, so moving what it goes through cannot upset it."""
-    seq = list(items(value))
-    spend(rt, len(seq))
-    return seq
-
-
-def while_step(rt, n: int) -> int:
-    if n >= WHILE_LIMIT:
-        raise RunLimit(f"this loop ran {WHILE_LIMIT} times without ending")
-    spend(rt, 1)
-    return n + 1
 
 
 # ---------------------------------------------------------------- statements
@@ -368,6 +315,7 @@ def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bo
     if player is None:
         raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
     rt.steps = 0
+    rt.calls = 0
     return Decision(seat(rt, player), prompt, values, kind, players=players)
 
 
@@ -507,14 +455,6 @@ class MenuChoice:
 
 
 # ---------------------------------------------------------------- text
-def zone_name(zone: Zone) -> str:
-    if zone.owner is None:
-        return zone.name
-    if isinstance(zone.owner, Entity):
-        return f"{zone.name} of {zone.owner.id}"
-    return f"{zone.name} of {player_label(zone.owner)}"
-
-
 def show(value, t: str = "any", ids: bool = False) -> str:
     """How a value reads in a log line; with `ids`, components read as their ids (so copies differ) and
     zones list what they hold, as failure messages of scenario files want."""
@@ -536,24 +476,6 @@ def show(value, t: str = "any", ids: bool = False) -> str:
     return str(value)
 
 
-def _what(value) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, Entity):
-        return f"the component {value.id}"
-    if isinstance(value, Zone):
-        return f"the zone {zone_name(value)}"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"the number {value}"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    return "a value of another kind"
-
-
 def namespace() -> dict:
     """The globals of generated code: these helpers under fixed names that start with '_'."""
     names = {
@@ -564,7 +486,9 @@ def namespace() -> dict:
         "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
         "_distance": distance, "_players_from": players_from, "_holder": b_holder, "_zone_of": zone_of,
         "_place_of": place_of, "_is_in": is_in, "_variant": variant, "_face_down": face_down, "_keys": keys,
-        "_snapshot": snapshot, "_div": div, "_mul": mul, "_bounded": bounded, "_range": number_range, "_repeat": repeat_count,
+        "_snapshot": snapshot, "_div": div, "_mul": mul, "_mod": mod, "_plus": plus, "_text_plus": text_plus,
+        "_text_of": text_of, "_bounded": bounded, "_each": each, "_each_of": each_of, "_in": contains,
+        "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
         "_reveal": reveal, "_show_to": show_to, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,

@@ -56,6 +56,7 @@ class CompiledGame:
     memoizable: set = field(default_factory=set)  # modified functions that draw no random numbers
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False
+    function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
 
     @property
     def card_functions(self) -> "CardFunctions":

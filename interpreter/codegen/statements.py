@@ -10,6 +10,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from dsl import ast
+from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.source import PROC, literal, mangle
 from interpreter.core.decisions import Question
@@ -94,11 +95,21 @@ class Statements:
             w.line(f"{key} = {self.expr(target.key)}")
             place = f"{obj}[{key}]"
         value = self.expr(s.value)
+        kind = ref[1].type if ref[0] in ("gamevar", "var") else getattr(target, "type", "any")
         if s.op != "=":  # never Python's in-place +=, which would change a shared list
-            value = f"{place} {s.op[0]} ({value})"
-        if s.value.type in ("number", "any"):
+            if s.value.type == "number":  # the checker wants a number on the left too: never a growing text or list
+                value = f"{place} {s.op[0]} ({value})"
+            else:  # a text or a list grows within the budgets
+                value = f"_chain(rt, {literal(s.op[0])}, {place}, {value})"
+        kept = isinstance(target, ast.Index) or ref[0] != "local"  # a value the game keeps (and writes out)
+        if kept and _sized(s.value.type) or kept and s.op != "=" and _sized(kind):
+            value = f"_kept(rt, {value})"
+        elif s.value.type in ("number", "any") or kind == "number":
             value = f"_bounded({value})"
-        w.line(f"{place} = {value}")
+        if isinstance(target, ast.Index):
+            w.line(f"_set_index(rt, {obj}, {key}, {value})")  # a map grows within its budget
+        else:
+            w.line(f"{place} = {value}")
         if not isinstance(target, ast.Name) or ref[0] != "local":
             w.line("rt.version += 1")  # the game changed: cached function values are stale
 
@@ -147,7 +158,7 @@ class Statements:
         return self.expr(by) if by is not None else self.ex.you()
 
     def candidates(self, var: str, coll, cond) -> str:
-        items = self.ex.items(coll)
+        items = self.ex.each(coll)
         if cond is None:
             return f"_list({items})"
         inner = self.ex.inner(var)
@@ -159,7 +170,7 @@ class Statements:
         (value, type) for each {expression}, computed here in the rule text's order."""
         ex = ex or self.ex
         message = self.unit.constant(self.game.content.translations.message(text))
-        values = [f"({ex.expr(p)}, {literal(p.type)})" for p in text.parts if not isinstance(p, str)]
+        values = [f"({ex.told(p)}, {literal(p.type)})" for p in text.parts if not isinstance(p, str)]
         return "(" + message + ", " + "".join(v + ", " for v in values) + ")"
 
     def question(self, s, shape: str) -> str:
@@ -261,9 +272,20 @@ class Statements:
         w = self.w
         depth = 0
         names = []
-        for b in opt.bindings:
+        for i, b in enumerate(opt.bindings):
             ex = Expressions(self.game, self.bound | set(names))
-            w.line(f"for {ex.local(b.var)} in {ex.items(b.coll)}:")
+            last = i == len(opt.bindings) - 1
+            if last and ex.small_collection(b.coll) and all(_leaf(c) for c in (b.cond, opt.cond)):
+                # the innermost binding over a hand or the players with plain conditions: like a small
+                # comprehension, counted with what runs it (menus are enumerated on the hottest paths)
+                w.line(f"for {ex.local(b.var)} in {ex.items(b.coll)}:")
+            else:
+                seq = w.temp()  # counted inline
+                w.line(f"{seq} = {ex.items(b.coll)}")
+                w.line(f"rt.steps += _len({seq})")
+                w.line(f"if rt.steps > {library.STEP_LIMIT}:")
+                w.line("    _spend(rt, 0, 'elements a choice went through')")
+                w.line(f"for {ex.local(b.var)} in {seq}:")
             w.indent()
             depth += 1
             names.append(b.var)
@@ -328,3 +350,19 @@ class Statements:
         values = "{" + ", ".join(f"{literal(n)}: {self.ex.local(n) if n != 'you' else self.ex.you()}" for n in captured) + "}"
         self.w.line(f"rt.add_temporary({literal(s.event)}, {name}, {values})")
 
+
+def _sized(t: str) -> bool:
+    """Values of this type may be large (lists, maps, texts) or of any kind: what the game keeps is measured."""
+    return t in ("any", "map", "text") or t.startswith("list[")
+
+
+def _leaf(node) -> bool:
+    """An expression that holds no comprehension and calls no rule function (None: no condition)."""
+    todo = [node] if node is not None else []
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Query, ast.Method, ast.Range)) or \
+                isinstance(n, ast.Call) and getattr(n, "ref", ("builtin",))[0] != "builtin":
+            return False
+        todo.extend(ast.children(n))
+    return True

@@ -62,7 +62,8 @@ class Runtime:
         self.pz = state.player_zones
         self.ents = state.entities
         self.seats = list(range(state.players))
-        self.steps = 0  # loop steps since the last decision, against library.STEP_LIMIT
+        self.steps = 0  # steps since the last decision (loops, elements, characters), against library.STEP_LIMIT
+        self.calls = 0  # calls of functions and procedures since the last decision, against library.CALL_LIMIT
         # Bumped by every change a rule function could see (moves, assignments, abilities coming and going):
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
@@ -392,4 +393,6 @@ def _explain(exc: Exception) -> str:
             text = text.replace(f"'{python}'", word)
         text = text.replace("instances of ", "").replace("unsupported operand type(s) for", "cannot apply")
         return f"values of the wrong kind: {text}"
-    return f"this step failed: {exc}"
+    if isinstance(exc, MemoryError):
+        return "this step ran out of memory (a value grew too large for this machine)"
+    return f"this step failed: {str(exc) or type(exc).__name__}"
