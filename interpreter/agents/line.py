@@ -1,8 +1,8 @@
 """One game as the bot adapters see it: a world and the answers given in it, replayed on demand.
 
 The engine's procedures are generators, which Python cannot copy. A game in progress is therefore
-its world (the seed; for a world sampled by a search, also an arrangement of the components the
-searching player has not seen and a fresh seed for the chance still to come) and the list of answers
+its world (the seed; for a world sampled by a search, also the draw that deals the components the
+searching player has not seen, and a fresh seed for the chance still to come) and the list of answers
 given so far. A copy takes over the live engine of the line it copies; whichever of the two is used
 again without one replays its answers from the world.
 
@@ -10,42 +10,58 @@ Chance lives inside the engine's seeded RNG: given its world, a line is determin
 
 What a player knows of a line is its *record*: every log line told to everyone or to that player,
 every answer it gave (its label rendered through the player's view), that another player decided,
-and what it sees now (`interpreter.present.views.view`). Nothing else of the state reaches a player.
+and what it sees now (`interpreter.present.observed.observed`, the view with hidden components
+named only by where they lie). Nothing else of the state reaches a player.
 """
 from __future__ import annotations
 
 import json
 import random
 
-from dsl.diagnostics import DiagnosticError
+from dataclasses import dataclass, field
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.translations import Message
 from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
+from interpreter.core.state import Entity
 from interpreter.runtime.session import Session, new_state
-from interpreter.present.views import can_see, view
-from interpreter.present.words import prompt, telling
+from interpreter.present.observed import observed
+from interpreter.present.views import back_of, can_see
+from interpreter.present.words import Presenter, prompt, telling
 
 HIDDEN = "(hidden)"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """How a sampled world deals the components its player has not seen (see `Dealer`)."""
+
+    known: dict  # entity id -> the last point (answers given) at which the player saw that component
+    backs: dict  # entity id -> what its back shows the player now (a face-down token on the table)
+    seed: int  # the dealer's own numbers, apart from the game's
 
 
 class Line:
     """A game's world plus its answers; `session` is the live engine, built (replayed) when needed."""
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants: tuple = (),
-                 arrangement: dict | None = None, track: bool = False):
+                 draw: Draw | None = None, track: bool = False):
         self.game = game
         self.players = players
         self.seed = seed
         self.variants = tuple(variants)
-        self.arrangement = arrangement  # zone key -> component ids at the start, for a sampled world
+        self.draw = draw  # a sampled world: how it deals what its player has not seen
         self.reseed: tuple | None = None  # (answers given, new seed): the RNG from that point on
         self.answers: list[int] = []
         self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
         self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
-        # entity ids each player has seen when deciding (kept for the line of a real game only)
-        self.seen: list | None = [set() for _ in range(players)] if track else None
-        # where each component went when it first moved: (zone key, face down) (real games only)
-        self.first: dict | None = {} if track else None
+        # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
+        self.seen: list | None = [{} for _ in range(players)] if track else None
+        # a sampled world: (player, events then, parts): that player's record up to the point the world was
+        # drawn at, as it was told in the game the world was drawn from
+        self.told: tuple | None = None
         self._session: Session | None = None
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
@@ -59,45 +75,55 @@ class Line:
 
     def _replay(self) -> Session:
         state = new_state(self.game, self.players, self.seed, self.variants)
-        if self.arrangement:
-            arrange(state, self.arrangement)
+        if self.draw is not None:
+            state.rng = Dealer(state.rng, self.draw)
         session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False)
         record = not self._recorded
-        session.rt.account = telling(self._hear) if record else None
-        if record and self.first is not None:
-            _watch_moves(session.rt, self.first)
+        session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
         for i, answer in enumerate(self.answers):
             if self.reseed is not None and self.reseed[0] == i:
-                state.rng.seed(self.reseed[1])
+                _reseed(state, self.reseed[1])
+            _clock(state, i + 1)
             session.answer(answer)
         if self.reseed is not None and self.reseed[0] == len(self.answers):
-            state.rng.seed(self.reseed[1])
-        session.rt.account = telling(self._hear)
+            _reseed(state, self.reseed[1])
+        session.rt.account = self._account()
         self._recorded = True
-        if self.first is not None:
-            _watch_moves(session.rt, self.first)
         return session
 
     def _hear(self, to, text: str) -> None:
         self.events.append(("told", to, text))
 
+    def _account(self):
+        """The runtime's listener: each line told is put into words (and, in a real game, the components
+        it names are noted as seen by those who read them: a card revealed and put back is known)."""
+        hear = telling(self._hear)
+        if self.seen is None:
+            return hear
+
+        def account(to, text, state, viewer) -> None:
+            hear(to, text, state, viewer)
+            now = len(self.answers)
+            for e in _named(text):
+                if can_see(e, viewer):
+                    for p in (range(self.players) if to is None else (to,)):
+                        self.seen[p][e.id] = now
+        return account
+
     def copy(self) -> "Line":
         """The same game at the same point. The copy takes the live engine; this line replays if used again."""
         new = Line.__new__(Line)
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
-        new.arrangement, new.reseed = self.arrangement, self.reseed
+        new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
         new.answers, new.steps, new.events = list(self.answers), list(self.steps), list(self.events)
         new.labels = list(self.labels)
-        new.seen = None if self.seen is None else [set(s) for s in self.seen]
-        new.first = None if self.first is None else dict(self.first)
+        new.seen = None if self.seen is None else [dict(s) for s in self.seen]
         new._recorded = True
         new._cache = dict(self._cache)
         new._session, self._session = self._session, None
         if new._session is not None:
-            new._session.rt.account = telling(new._hear)
-            if new.first is not None:
-                _watch_moves(new._session.rt, new.first)
+            new._session.rt.account = new._account()
         return new
 
     def __deepcopy__(self, memo):
@@ -105,8 +131,8 @@ class Line:
 
     def __getstate__(self):
         """Pickled (OpenSpiel's serialization): the game's folder, the world and the answers; no engine."""
-        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "arrangement", "reseed", "answers",
-                                                "steps", "labels", "events", "seen", "first")}
+        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
+                                                "steps", "labels", "events", "seen", "told")}
         data["game"] = str(self.game.content.root)
         return data
 
@@ -140,13 +166,16 @@ class Line:
         index = d.index_of(int(index))
         who = self.to_act()
         if self.seen is not None:
-            self.seen[who] |= visible_ids(session.state, who)
+            now = len(self.answers)
+            for p, seen in enumerate(self.seen):
+                seen.update(dict.fromkeys(visible_ids(session.state, p), now))
         label = d.label(index)
         self.steps.append((who, d.secret, prompt(d), shown_label(session.state, label, who)))
         self.labels.append(label)
         self.events.append(("step", len(self.answers)))
         self.answers.append(index)
         self._cache.clear()
+        _clock(session.state, len(self.answers))
         session.answer(index)
 
     def returns(self) -> list[float]:
@@ -165,7 +194,7 @@ class Line:
         key = ("obs", player)
         if key not in self._cache:
             session = self.session
-            seen = json.dumps(view(session.state, player), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            seen = json.dumps(observed(session.state, player), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
             d = session.pending
             if d is None:
                 winners = [player_label(w) for w in self.session.result.winners] if self.session.result else []
@@ -180,8 +209,23 @@ class Line:
         return self._cache[key]
 
     def record(self, player: int) -> list[str]:
-        """Everything `player` was told and did, in order (without what it sees now)."""
-        return [part for part in (self.part(event, player) for event in self.events) if part is not None]
+        """Everything `player` was told and did, in order (without what it sees now).
+
+        Decisions another player makes one after another with nothing told in between read as one
+        "P2 decided": how many questions it was asked hangs on what it holds (a question with a single
+        option is not asked), which is not for `player` to know."""
+        parts, events = [], self.events
+        if self.told is not None and self.told[0] == player:
+            parts, events = list(self.told[2]), events[self.told[1]:]
+        for event in events:
+            part = self.part(event, player)
+            if part is not None and not (parts and part == parts[-1] and self._theirs(event, player)):
+                parts.append(part)
+        return parts
+
+    def _theirs(self, event: tuple, player: int) -> bool:
+        """Is `event` another player's decision (a part that repeats as one)?"""
+        return event[0] == "step" and self.steps[event[1]][0] != player
 
     def part(self, event: tuple, player: int) -> str | None:
         """One event as `player` knows it, or None if it was not told to that player."""
@@ -199,13 +243,18 @@ class Line:
         return self._cache[key]
 
 
-def _watch_moves(rt, first: dict) -> None:
-    """Note where each component goes when it first moves."""
-    def moved(e, old, zone) -> None:
-        if e.id not in first:
-            first[e.id] = (zone.key, e.face_down)
-
-    rt.move_watchers.append(moved)
+def _named(text):
+    """The components a told line names (its values: `Presenter.words` renders them through the view)."""
+    if not text:
+        return
+    values = text[1:] if isinstance(text[0], Message) else [p for p in text if not isinstance(p, str)]
+    stack = [v for v, _ in values]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Entity):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
 
 
 # ---------------------------------------------------------------- rendering through a view
@@ -223,94 +272,137 @@ def shown_label(state, label: str, player: int) -> str:
 
 
 # ---------------------------------------------------------------- sampling a world
-def arrange(state, arrangement: dict) -> None:
-    for key, ids in arrangement.items():
-        zone = state.zone_by_key(key)
-        zone.items = [state.entities[i] for i in ids]
+class Dealer(random.Random):
+    """The engine's RNG in a sampled world: the game's own numbers, with what the player has not seen dealt anew.
+
+    It draws the same numbers as the game's RNG, so every outcome of chance a player could see (who goes
+    first, which races leave, where a component it knows went) comes out as it did. But wherever the
+    rules shuffle components or pick some at random, the components the sampling player has not seen
+    since are first dealt among their places with the dealer's own numbers: each may land wherever any
+    of them could, and nothing of where they truly lie is kept. `stand` follows which component stands
+    in the place of which, so that another player's answer naming one follows it.
+    """
+
+    def __init__(self, rng: random.Random, draw: Draw):
+        super().__init__(0)
+        self.setstate(rng.getstate())
+        self.draw = draw
+        self.deals = random.Random(draw.seed)
+        self.now = 0  # answers given when the rules draw (`_clock`): setup draws at 0
+        self.dealing = True  # until the point the world was drawn at; the RNG is reseeded there
+        self.stand: dict = {}  # id in the game the world was drawn from -> id of the component in its place here
+        self.stood: dict = {}  # and back
+
+    def shuffle(self, x) -> None:
+        if self.dealing:
+            self._deal(x)
+        super().shuffle(x)
+
+    def choice(self, seq):
+        if self.dealing:
+            seq = list(seq)
+            self._deal(seq)
+        return super().choice(seq)
+
+    def sample(self, population, k, *, counts=None):
+        if self.dealing and counts is None:
+            population = list(population)
+            self._deal(population)
+        return super().sample(population, k, counts=counts)
+
+    def _deal(self, seq: list) -> None:
+        """Deal the components in `seq` that the player has not seen since among their places (in place).
+
+        A place stays as it is if the player saw what lies there at this point or later; the others are
+        dealt among themselves, those whose back the player sees (a face-down token) among those with the
+        same back."""
+        groups: dict = {}
+        known, backs = self.draw.known, self.draw.backs
+        for i, x in enumerate(seq):
+            if isinstance(x, Entity):
+                truth = self.stood.get(x.id, x.id)
+                if known.get(truth, -1) < self.now:
+                    groups.setdefault(backs.get(truth), []).append(i)
+        moves = []
+        for places in groups.values():
+            if len(places) > 1:
+                dealt = [seq[i] for i in places]
+                self.deals.shuffle(dealt)
+                for i, x in zip(places, dealt):
+                    moves.append((self.stood.get(seq[i].id, seq[i].id), x.id))
+                    seq[i] = x
+        for truth, here in moves:
+            self.stand[truth] = here
+            self.stood[here] = truth
 
 
-def starting_order(line: Line) -> dict:
-    state = new_state(line.game, line.players, line.seed, line.variants)
-    if line.arrangement:
-        arrange(state, line.arrangement)
-    return {zone.key: [e.id for e in zone.items] for zone in state.all_zones() if zone.items}
+def _clock(state, answers: int) -> None:
+    """Tell a sampled world's dealer how many answers have been given (what the player saw since counts)."""
+    if isinstance(state.rng, Dealer):
+        state.rng.now = answers
+
+
+def _reseed(state, seed: int) -> None:
+    """The point a world was drawn at: the chance still to come is new, and nothing more needs dealing."""
+    state.rng.seed(seed)
+    if isinstance(state.rng, Dealer):
+        state.rng.dealing = False
 
 
 class Sampling:
     """Counts of how sampled worlds were found, for reports and tests."""
-    shuffled = 0  # every unseen component shuffled with every other that began in the same place
-    by_class = 0  # shuffled within the classes the components were first sorted into
-    swapped = 0  # a few pairs of unseen components of one class swapped (late in a game)
-    true_world = 0  # no rearrangement fitted: the components as they are (only the future reseeded)
+    dealt = 0  # the unseen components dealt anew, and the world reads exactly as the player's record
+    imperfect = 0  # no dealt world fitted the record: one whose past differs where it reads otherwise
+    attempts = 0  # worlds dealt and replayed, fitting or not
 
     @classmethod
     def counts(cls) -> dict:
-        return {"shuffled": cls.shuffled, "by_class": cls.by_class, "swapped": cls.swapped, "true_world": cls.true_world}
+        return {"dealt": cls.dealt, "imperfect": cls.imperfect, "attempts": cls.attempts}
 
     @classmethod
     def reset(cls) -> None:
-        cls.shuffled = cls.by_class = cls.swapped = cls.true_world = 0
+        cls.dealt = cls.imperfect = cls.attempts = 0
 
 
-def sample(line: Line, player: int, rng: random.Random, attempts: int = 6) -> Line:
+def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> Line:
     """A line `player` cannot tell from this one: same record, same view, same options.
 
-    The components `player` has not seen are shuffled among the places where they began, the answers
-    are given again (another player's answer follows its component by label), the answers other
-    players gave secretly in the wave `player` is answering now are drawn afresh, and the RNG is
-    reseeded for what is still to come. A candidate whose record differs in anything `player` could
-    notice is rejected. First every unseen component may take the place of any other that began in
-    the same zone; then only of one the rules first sent to the same hidden zone (a deck built from
-    some of a box's cards), a private deal to another player counting as not sorted; then (late in a
-    game, where a whole shuffle rarely fits) only a few pairs swap; if nothing fits, the components
-    stay where they are and only the future and the open secret answers are new (`Sampling` counts).
+    The world is the game's own with the components `player` has not seen dealt anew wherever the rules
+    shuffled or drew them (`Dealer`); the answers are given again (another player's answer follows the
+    component it named), the answers other players gave secretly in the wave `player` is answering now
+    are drawn afresh, and the RNG is reseeded for what is still to come. A world in which anything
+    `player` was told or sees would read otherwise is rejected and another is dealt: what is left is a
+    world drawn from what `player` knows, with nothing of the true one kept.
+
+    If none of `attempts` worlds fits (what `player` was told allows few deals), a world is dealt the
+    same way and kept if `player` sees and may answer now exactly what it does here, though some of
+    what it was told would have read otherwise; such worlds are counted as imperfect (`Sampling`), and
+    the player's record in them is kept as it was told.
     """
     target = line.information(player)
-    seen = visible_ids(line.session.state, player)
-    if line.seen is not None:
-        seen |= line.seen[player]
-    secret = _open_secret_answers(line, player)
-    base = starting_order(line)
-    classes = _classes(line, player, base)
-    plan = [(tier, attempt) for tier in ("shuffled", "by_class", "swapped") for attempt in range(attempts)]
-    # a search samples the same point many times: start where the last sample of this point was found
-    hint = line._cache.get(("sample from", player), 0)
-    for k in range(hint, len(plan)):
-        tier, attempt = plan[k]
-        if tier == "shuffled":
-            arrangement, mapping = _shuffle_unseen(base, seen, rng)
-        else:
-            swaps = None if tier == "by_class" else max(1, 8 >> attempt)
-            arrangement, mapping = _shuffle_unseen(base, seen, rng, classes, swaps)
-        found = _replay_as(line, player, arrangement, mapping, secret, rng, target)
-        if found is not None:
-            setattr(Sampling, tier, getattr(Sampling, tier) + 1)
-            line._cache[("sample from", player)] = k
-            return found
-    line._cache[("sample from", player)] = len(plan) - 1  # next time, still one try with a single swap
-    Sampling.true_world += 1
-    for secret_now in (secret, set()):
-        found = _replay_as(line, player, line.arrangement, {}, secret_now, rng, target)
-        if found is not None:
-            return found
-    raise RuntimeError("a line cannot be replayed as itself")  # the engine is deterministic: never
-
-
-def _classes(line: Line, player: int, base: dict) -> dict:
-    """Each component's class: where it began and the hidden zone the rules first sent it to."""
     state = line.session.state
-    first = line.first or {}
-    out = {}
-    for key, ids in base.items():
-        for eid in ids:
-            went = first.get(eid)
-            if went is None or went[1]:
-                out[eid] = (key, None)
-                continue
-            zone = state.zone_by_key(went[0])
-            private = zone.visibility == "owner" and zone.owner != player
-            out[eid] = (key, None if private else zone.name if zone.visibility == "owner" else went[0])
-    return out
+    now = len(line.answers)
+    known = dict(line.seen[player]) if line.seen is not None else {}
+    visible = visible_ids(state, player)
+    known.update(dict.fromkeys(visible, now))
+    shows = Presenter(state, player).backs  # what a face-down component's back shows (the game's `table: backs:`)
+    backs = {e.id: back for e in state.entities.values() if e.id not in visible
+             for back in [back_of(e, player, shows)] if back is not None}
+    secret = _open_secret_answers(line, player)
+    for strict in (True, False):
+        for _ in range(attempts):
+            Sampling.attempts += 1
+            draw = Draw(known, backs, rng.getrandbits(62))
+            found = _replay_as(line, player, draw, secret, rng, target, strict)
+            if found is not None:
+                if strict:
+                    Sampling.dealt += 1
+                else:
+                    Sampling.imperfect += 1
+                return found
+    raise DiagnosticError([Diagnostic(
+        "RUN-ERROR", f"no world that {player_label(player)} sees as it is could be dealt in {2 * attempts} attempts",
+        hint="the search needs worlds drawn from what its player knows; sample with more attempts")])
 
 
 def _open_secret_answers(line: Line, player: int) -> set:
@@ -328,76 +420,90 @@ def _open_secret_answers(line: Line, player: int) -> set:
     return out
 
 
-def _shuffle_unseen(base: dict, seen: set, rng: random.Random, classes: dict | None = None, swaps: int | None = None):
-    """A starting arrangement with unseen components moved among their group's places, and where each went."""
-    groups: dict = {}
-    for key, ids in base.items():
-        for i, eid in enumerate(ids):
-            if eid not in seen:
-                groups.setdefault((key, classes[eid] if classes else None), []).append(i)
-    groups = [(key, places) for (key, _), places in groups.items() if len(places) > 1]
-    new = {}
-    if swaps is None:
-        for key, places in groups:
-            order = new.setdefault(key, list(base[key]))
-            moved = [order[i] for i in places]
-            rng.shuffle(moved)
-            for i, eid in zip(places, moved):
-                order[i] = eid
-    elif groups:
-        for _ in range(swaps):
-            key, places = groups[rng.randrange(len(groups))]
-            order = new.setdefault(key, list(base[key]))
-            i, j = rng.sample(places, 2)
-            order[i], order[j] = order[j], order[i]
-    mapping = {}
-    for key, order in new.items():
-        for old, eid in zip(base[key], order):
-            if old != eid:
-                mapping[old] = eid
-    return {key: order for key, order in new.items() if order != base[key]}, mapping
+def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Random, target: str, strict: bool):
+    """`line` replayed in the world `draw` deals, or None if `player` could tell it apart.
 
-
-def _replay_as(line: Line, player: int, arrangement, mapping: dict, secret: set, rng: random.Random, target: str):
-    new = Line(line.game, line.players, line.seed, line.variants, arrangement=arrangement)
+    `player`'s own answers are given again. Another player answers with the option naming the
+    components standing where those of its true answer stood; where the world asks it something its
+    true answers do not fit (a question it was not asked in the true game, having then had a single
+    option), it answers at random: `player` knows only what it was told, so the true answer is no
+    evidence. Strict: everything `player` was told must read the same, part by part; otherwise (an
+    imperfect world) only what `player` sees and may answer now."""
+    new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
     wanted = line.record(player)
-    told = 0  # parts of the record checked so far
-    checked = 0  # events looked at so far
+    told = 0  # parts of the record checked so far (the events of `new` up to `told_by`)
+    told_by = 0
+
+    def reads_the_same() -> bool:
+        nonlocal told, told_by
+        for event in new.events[told_by:]:
+            part = new.part(event, player)
+            if part is None or (told and part == wanted[told - 1] and new._theirs(event, player)):
+                continue
+            if told >= len(wanted) or wanted[told] != part:
+                return False
+            told += 1
+        told_by = len(new.events)
+        return True
+
+    answers, steps, n = line.answers, line.steps, len(line.answers)
+    last = line.to_act() if not line.finished else None
+    t = 0  # the next true answer to follow
+    spare = n + 16  # answers at random to questions the true game did not ask: a bound, so a world cannot loop
     try:
         session = new.session
-        for t, (answer, (who, _, _, _)) in enumerate(zip(line.answers, line.steps)):
+        dealer = session.state.rng
+        if strict and not reads_the_same():  # what setup told
+            return None
+        while True:
             d = session.pending
-            if d is None or new.to_act() != who:
-                return None
-            if t in secret:
-                index = rng.randrange(len(d.values))
-            elif who == player or not mapping:
-                index = answer
-            else:
-                index = _mapped(d, answer, line.labels[t], mapping)
-                if index is None:
+            if d is None:
+                if t < n or last is not None:
                     return None
-            new.apply(index)
-            for event in new.events[checked:]:
-                part = new.part(event, player)
-                if part is not None:
-                    if told >= len(wanted) or wanted[told] != part:
+                break
+            who = new.to_act()
+            if t == n and who == last:
+                break
+            if who == player:
+                while t < n and steps[t][0] != player:  # questions to others that this world did not ask
+                    t += 1
+                if t == n:
+                    return None
+                index, t = answers[t], t + 1
+            else:
+                index = None
+                if t < n and steps[t][0] == who and t in secret:  # the open secret wave: drawn afresh
+                    index, t = rng.randrange(len(d.values)), t + 1
+                j = t
+                while index is None and j < n and steps[j][0] == who:
+                    index = _mapped(d, answers[j], line.labels[j], dealer.stand)
+                    j += 1
+                if index is not None:
+                    t = max(t, j)
+                else:
+                    spare -= 1
+                    if spare < 0:
                         return None
-                    told += 1
-            checked = len(new.events)
+                    index = rng.randrange(len(d.values))
+            new.apply(index)
+            if strict and not reads_the_same():
+                return None
     except (DiagnosticError, IllegalDecision):
         return None
+    if strict and told != len(wanted):
+        return None
     new.reseed = (len(new.answers), rng.getrandbits(62))
-    new.session.state.rng.seed(new.reseed[1])
+    _reseed(new.session.state, new.reseed[1])
+    new.told = (player, len(new.events), tuple(wanted))
     new._cache.clear()
     if new.information(player) != target:
         return None
     return new
 
 
-def _mapped(d, answer: int, label: str, mapping: dict):
-    """Another player's answer in a rearranged world: the option naming the components its answer named."""
-    moved = " ".join(mapping.get(token, token) for token in label.split(" "))
+def _mapped(d, answer: int, label: str, stand: dict):
+    """Another player's answer in a dealt world: the option naming the components standing where its answer's did."""
+    moved = " ".join(stand.get(token, token) for token in label.split(" "))
     if answer < len(d.values) and d.label(answer) == moved:
         return answer
     try:

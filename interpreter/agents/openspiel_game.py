@@ -9,11 +9,12 @@
 - Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
   deterministic (no chance nodes): load it with another seed for another deal.
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
-- Observation string: the player's view (`interpreter.present.views.view`) and, when it is to act, its
-  options. Information-state string: everything the player was told and did, then that
+- Observation string: the player's view (`interpreter.present.observed.observed`: a component it
+  cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when
+  it is to act, its options. Information-state string: everything the player was told and did, then that
   observation. Observation tensor: `encoding.Encoder`. Nothing comes from the full state.
-- `resample_from_infostate` gives a state the player cannot tell from this one (`line.sample`);
-  OpenSpiel's information-set MCTS searches through it.
+- `resample_from_infostate` gives a state the player cannot tell from this one, drawn from what it
+  knows (`line.sample`); OpenSpiel's information-set MCTS searches through it.
 
 Parameters: players, seed, variants (comma-separated), max_actions (options a decision may have),
 max_game_length.
