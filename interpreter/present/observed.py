@@ -1,0 +1,73 @@
+"""What a bot reads of the table: the view of `views.view`, with every value in it safe to show.
+
+`views.view` names the components a player can see by id and leaves the others out, but it writes
+variables and zone labels raw: a player variable holding a card in its owner's hand would read
+`{"entity": "alpha"}` to everyone, and a public zone lying on a hidden card would be labelled
+`under of alpha`. Here a component the viewer cannot see reads as the terminal writes it
+(`words.Presenter.unseen`): `{"hidden": "hidden component 2 of 6 in hand of P1"}`, `under of
+(hidden component in hand of P1)` — where it lies, never what it is. Visible components, players,
+numbers and texts read as in the view, so what a bot reads changes only where the view said too much.
+"""
+from __future__ import annotations
+
+from interpreter.core.decisions import label_of, player_label
+from interpreter.core.state import Entity, State, Zone
+from interpreter.present.views import can_see
+from interpreter.present.words import Presenter
+
+
+def observed(state: State, viewer: int | None) -> dict:
+    """The observation of `viewer` (a seat, or None for a spectator): `views.view`'s shape, nothing hidden named."""
+    pr = Presenter(state, viewer)
+    zones: dict = {}
+    entities: dict = {}
+    for zone in state.all_zones():
+        if not zone.items:
+            continue
+        shown = []
+        for e in zone.items:
+            if can_see(e, viewer):
+                shown.append(e.id)
+                info = {"kind": e.kind, "name": str(e.attrs.get("name", e.id))}
+                if e.vars:
+                    info["vars"] = safe(e.vars, pr)
+                if e.face_down:
+                    info["face_down"] = True
+                entities[e.id] = info
+            else:
+                shown.append(None)
+        label = zone_name(zone, pr)
+        while label in zones:  # two zones on components out of play read alike: keep both
+            label += "'"
+        zones[label] = shown if any(x is not None for x in shown) else {"count": len(shown)}
+    return {
+        "viewer": None if viewer is None else player_label(viewer),
+        "players": state.players,
+        "game": safe(state.game_vars, pr),
+        "player_vars": {player_label(i): safe(v, pr) for i, v in enumerate(state.player_vars)},
+        "zones": zones,
+        "entities": entities,
+    }
+
+
+def zone_name(zone: Zone, pr: Presenter) -> str:
+    """A zone's label (`hand of P2`, `garrison of elves_tower_1`); one on a hidden component names it by where it lies."""
+    owner = zone.owner
+    if isinstance(owner, Entity) and not can_see(owner, pr.viewer):
+        return f"{zone.name} of ({pr.unseen(owner)})"
+    return label_of(zone)
+
+
+def safe(value, pr: Presenter):
+    """A value as `views.view` encodes it (`state.encode`), hidden components and zones on them by where they lie."""
+    if isinstance(value, Entity):
+        return {"entity": value.id} if can_see(value, pr.viewer) else {"hidden": pr.unseen(value)}
+    if isinstance(value, Zone):
+        return {"zone": zone_name(value, pr)}
+    if isinstance(value, (list, tuple)):
+        return [safe(v, pr) for v in value]
+    if isinstance(value, dict):
+        if any(not isinstance(k, str) for k in value):
+            return {"map": [[safe(k, pr), safe(v, pr)] for k, v in value.items()]}
+        return {k: safe(v, pr) for k, v in value.items()}
+    return value
