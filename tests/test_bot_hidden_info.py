@@ -158,12 +158,21 @@ def test_what_a_player_was_told_shapes_the_worlds_and_an_imperfect_world_is_coun
     assert any(w.session.state.entities["gem"].zone.key not in ("hand#0", "table") for w in worlds)
 
 
-def test_no_world_at_all_is_a_run_error_not_the_true_one(tmp_path):
+def test_no_world_at_all_is_a_run_error_not_the_true_one(tmp_path, monkeypatch):
+    """With no attempt left the sampler says so (it never hands back the true deal), and an ISMCTS agent
+    then takes a random option instead of searching, and counts it."""
     game = _gem_game(tmp_path)
     line = Line(game, 2, 3, track=True)
     line.apply(0)
     with pytest.raises(DiagnosticError, match="RUN-ERROR"):
         sample(line, 1, random.Random(0), attempts=0)
+    from interpreter.agents import line as line_module
+    from interpreter.agents.players import play_with_agents
+    real = line_module.sample
+    monkeypatch.setattr(line_module, "sample", lambda line, player, rng: real(line, player, rng, attempts=0))
+    Sampling.reset()
+    play_with_agents(game, 2, ["ismcts", "random"], 3, {"simulations": 2})
+    assert Sampling.no_world > 0 and Sampling.dealt == 0
 
 
 # ---------------------------------------------------------------- what the bots read

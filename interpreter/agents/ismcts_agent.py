@@ -67,6 +67,12 @@ class ISMCTSAgent:
             self.line.apply(answer)
         if len(decision.values) == 1:
             return 0
+        from interpreter.agents.line import NoWorld, Sampling
         state = RulesState(self.game, self.line)
-        return int(self.bot.step(state))
+        try:
+            return int(self.bot.step(state))
+        except NoWorld:
+            # no world could be drawn from what this player knows: a random option, never a peek (counted)
+            Sampling.no_world += 1
+            return self.rng.randrange(len(decision.values))
 

@@ -354,14 +354,15 @@ class Sampling:
     dealt = 0  # the unseen components dealt anew, and the world reads exactly as the player's record
     imperfect = 0  # no dealt world fitted the record: one whose past differs where it reads otherwise
     attempts = 0  # worlds dealt and replayed, fitting or not
+    no_world = 0  # decisions an agent took without a search, as no world could be drawn (`NoWorld`)
 
     @classmethod
     def counts(cls) -> dict:
-        return {"dealt": cls.dealt, "imperfect": cls.imperfect, "attempts": cls.attempts}
+        return {"dealt": cls.dealt, "imperfect": cls.imperfect, "attempts": cls.attempts, "no_world": cls.no_world}
 
     @classmethod
     def reset(cls) -> None:
-        cls.dealt = cls.imperfect = cls.attempts = 0
+        cls.dealt = cls.imperfect = cls.attempts = cls.no_world = 0
 
 
 def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> Line:
@@ -400,9 +401,13 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
                 else:
                     Sampling.imperfect += 1
                 return found
-    raise DiagnosticError([Diagnostic(
+    raise NoWorld([Diagnostic(
         "RUN-ERROR", f"no world that {player_label(player)} sees as it is could be dealt in {2 * attempts} attempts",
         hint="the search needs worlds drawn from what its player knows; sample with more attempts")])
+
+
+class NoWorld(DiagnosticError):
+    """No world could be drawn from what the player knows (the true one is never used instead)."""
 
 
 def _open_secret_answers(line: Line, player: int) -> set:
