@@ -1,6 +1,7 @@
 """One error type for every layer: YAML, schema, grammar, checker, runtime, decisions."""
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import re
@@ -133,6 +134,52 @@ class Report:
             raise DiagnosticError(self.diagnostics)
 
 
+# "Did you mean" compares a word with at most 2 * SUGGEST_POOL candidates (difflib costs microseconds for
+# each): from a larger pool, the names next to the word in sorted order, which share its longest beginnings,
+# and those next to it sorted by their endings (a slip in the first letter). The sorted pool is kept for the
+# next word (a checker asks again and again against the same names), so a file with 3,000 unknown names
+# among 3,000 known ones is checked in about a second, not in minutes.
+SUGGEST_POOL = 16
+SUGGEST_WORD = 100  # a longer word is no typo of a name: nothing is suggested (and difflib is quadratic in it)
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
+    word = str(word)
+    if not 0 < len(word) <= SUGGEST_WORD:
+        return None
+    by_start, by_end = _sorted_names(tuple(candidates))
+    pool = by_start
+    if len(pool) > SUGGEST_POOL:
+        half = SUGGEST_POOL // 2
+        at = bisect.bisect_left(by_start, word)
+        pool = list(by_start[max(0, at - half):at + half])
+        at = bisect.bisect_left(by_end, word[::-1])
+        pool += [c[::-1] for c in by_end[max(0, at - half):at + half]]
+        # difflib only for the few sharing most of the word's beginning and end (a slip in the middle)
+        pool = sorted(set(pool), key=lambda c: (-_shared_ends(word, c), c))[:4]
+    close = difflib.get_close_matches(word, [c for c in pool if len(c) <= 3 * SUGGEST_WORD], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
+
+
+@functools.lru_cache(maxsize=16)  # a cache of a pure function, not state: answers are the same without it
+def _sorted_names(names: tuple) -> tuple:
+    """The names sorted, and their reversals sorted."""
+    try:
+        unique = set(names)
+        by_start = tuple(sorted(unique))
+    except TypeError:  # not all names: compared as text
+        unique = {str(c) for c in names}
+        by_start = tuple(sorted(unique))
+    return by_start, tuple(sorted(c[::-1] for c in unique))
+
+
+def _shared_ends(a: str, b: str) -> int:
+    """How many characters a and b share at their beginning and at their end."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < n - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    return i + j

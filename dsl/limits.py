@@ -33,8 +33,23 @@ MAX_LOOP_NESTING = 16
 # A chain of one operator (a + b + c ..., x.a.b ..., a and b and ...) is long rather than deep, but
 # the AST stores it left-nested; 1,000 links cover any plausible sum and bound the AST's real depth.
 MAX_RULE_CHAIN = 1_000
+# One rule text (a .rules file, an `effect:`, a scenario's `given:`, `run:` or expectation): the largest real
+# rules file is about 15 KB. Parsing costs some 15 microseconds a character, whatever its shape, so a text of
+# 8 MiB (a list literal of millions of numbers) would take minutes and gigabytes; 256 KiB parses in seconds.
+MAX_RULE_TEXT = 256 * 1024
+# All the rule text of one game (its .rules files and `effect:` fields): the largest real game (AGoT) has
+# about 90 KB. Past 512 KiB the rest is not parsed, so that many files of the size above cannot add up to
+# minutes (a dense text parses at some 40 KB a second).
+MAX_GAME_RULE_TEXT = 512 * 1024
+# Expectations of one scenario file: each is parsed and compiled on its own, about a millisecond; real
+# scenarios have at most some twenty.
+MAX_EXPECTATIONS = 1_000
 # Integers are exact in JSON and in every language a log may be read from below 2**53.
 MAX_INT = 2 ** 53 - 1
+# {placeholders} in one `log`/`ask` text or one translation of it: real lines show at most 5 values. Each
+# one rendered is a copy of its value's words, so a translation repeating {s} two million times would make
+# lines of gigabytes; 64 keeps every line within 64 values' words.
+MAX_PLACEHOLDERS = 64
 
 # Enough recursion for an AST MAX_RULE_NESTING + MAX_RULE_CHAIN deep walked with several frames per level.
 RECURSION_FOR_LOAD = 20_000

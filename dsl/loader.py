@@ -12,7 +12,7 @@ from dsl import ast
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
 from dsl.inputs import read_text
-from dsl.limits import MAX_COPIES, MAX_GLOB_FILES, deep_recursion
+from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
@@ -125,9 +125,10 @@ def _load_game(root: Path) -> GameContent:
     _check_record_refs(content)
     _fill_defaults(content)
     unparsed: set = set()  # names declared in texts that do not parse
+    budget = _RuleTextBudget(report, doc)
     for rec in content.records:
         effect = rec.data.get("effect")
-        if isinstance(effect, str) and effect.strip():
+        if isinstance(effect, str) and effect.strip() and budget.allows(effect, unparsed):
             try:
                 content.modules.append(parse_module(rec.doc.source_of(rec.path + ("effect",), effect), owner=rec.id))
             except DiagnosticError as err:
@@ -139,6 +140,8 @@ def _load_game(root: Path) -> GameContent:
         if text is None:
             continue
         hasher.update(rel.encode() + b"\0" + text.encode())
+        if not budget.allows(text, unparsed):
+            continue
         try:
             content.modules.append(parse_module(_source(path, text)))
         except DiagnosticError as err:
@@ -319,6 +322,24 @@ def _read(path: Path, report: Report, hasher) -> YamlDoc:
 
 
 _DECLARATION = re.compile(r"^[ \t]*(?:procedure|event|function)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+
+
+class _RuleTextBudget:
+    """All the rule text of a game is parsed up to MAX_GAME_RULE_TEXT characters (a bound in time: parsing
+    is slow per character); past it, once, INPUT-LIMIT, and the rest is only scanned for the names it declares."""
+
+    def __init__(self, report: Report, doc):
+        self.report, self.doc, self.used = report, doc, 0
+
+    def allows(self, text: str, unparsed: set) -> bool:
+        self.used += len(text)
+        if self.used <= MAX_GAME_RULE_TEXT:
+            return True
+        if self.used - len(text) <= MAX_GAME_RULE_TEXT:
+            self.report.error("INPUT-LIMIT", f"the game's rule text is longer than {MAX_GAME_RULE_TEXT // 1024} KiB: "
+                              "the rest is not read", self.doc.span(("files", "rules")), "a game's rules are a few hundred KB")
+        unparsed.update(_declared_names(text))
+        return False
 
 
 def _declared_names(text: str) -> set:

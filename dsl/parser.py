@@ -10,7 +10,7 @@ from lark.indenter import DedentError
 
 from dsl import ast, cache
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
-from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING
+from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING, MAX_RULE_TEXT
 from dsl.parse_tables import RulesIndenter, build_parser, load_parser  # noqa: F401 - build_parser: for tests
 
 
@@ -525,6 +525,10 @@ def _run(source: Source, start: str):
 
 
 def _parse(source: Source, start: str):
+    if len(source.text) > MAX_RULE_TEXT:  # a bound in time as well as size (dsl/limits.py)
+        raise DiagnosticError([Diagnostic("INPUT-LIMIT", f"this rule text has {len(source.text):,} characters, more than "
+                                          f"{MAX_RULE_TEXT // 1024} KiB", span_in(source, 1, 1),
+                                          "split it into several files or texts")])
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
         tree = _parser().parse(text, start=start)

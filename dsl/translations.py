@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Report, Span, did_you_mean
+from dsl.limits import MAX_PLACEHOLDERS
 from dsl.yaml_records import YamlDoc
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -134,7 +135,7 @@ class Translations:
         forms = [(self.source, tuple(own))]
         for lang in self.languages[1:]:
             entry = self.messages.get(lang, {}).get(node.text)
-            if entry is not None and set(placeholders(entry.text)) == set(order):
+            if entry is not None and entry.text.count("{") <= MAX_PLACEHOLDERS and set(placeholders(entry.text)) == set(order):
                 forms.append((lang, pieces_of(entry.text, order)))
         return Message(node.text, tuple(forms))
 
@@ -165,7 +166,7 @@ def read_catalogue(doc: YamlDoc, tr: Translations, report: Report) -> None:
 # ---------------------------------------------------------------- checking them
 def check_translations(tr: Translations, found: Scan, words_needed: dict, report: Report) -> None:
     """Every message and word in every language after the first; placeholders that match."""
-    texts = found.texts
+    texts = [node for node in found.texts if _few_placeholders(node.text, node.span, "this text", report)]
     shown_literals = found.word_literals
     if len(tr.languages) > 1:
         for node in found.loose:
@@ -186,6 +187,8 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
                              f"add it under `messages:` in {where}")
                 continue
             entry.used = True
+            if not _few_placeholders(entry.text, entry.span, f"the {language_name(lang)} text of \"{node.text}\"", report):
+                continue
             want, got = set(placeholders(node.text)), set(placeholders(entry.text))
             if want != got:
                 extra = sorted(got - want)
@@ -208,6 +211,16 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
         _unused(words, [w for w in words_needed if w not in words], report)
     source_words = tr.words.get(tr.source, {})
     _unused(source_words, [w for w in words_needed if w not in source_words], report, needed=set(words_needed))
+
+
+def _few_placeholders(text: str, span: Span, what: str, report: Report) -> bool:
+    """At most MAX_PLACEHOLDERS {placeholders}: each is a copy of a value's words in every line told."""
+    count = text.count("{")
+    if count <= MAX_PLACEHOLDERS:
+        return True
+    report.error("I18N-PLACEHOLDER", f"{what} has {count:,} {{placeholders}}, more than {MAX_PLACEHOLDERS}", span,
+                 "a line shows a few values; repeat words, not values")
+    return False
 
 
 def _unused(entries: dict, missing: list, report: Report, needed: set | None = None) -> None:

@@ -13,7 +13,7 @@ from dsl import ast
 from dsl.checker import Scope
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span
 from dsl.inputs import read_text
-from dsl.limits import deep_recursion
+from dsl.limits import MAX_EXPECTATIONS, MAX_RULE_TEXT, deep_recursion
 from dsl.parser import parse_expression, parse_module
 from dsl.schema_check import load_schema, validate
 from dsl.yaml_records import YamlDoc, load_yaml
@@ -56,7 +56,7 @@ def run_scenario(path: Path) -> ScenarioOutcome:
         problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(str(path), 1, 1),
                                "a scenario names at least a game and its expectations")]
     elif not problems:
-        problems = validate(doc, load_schema("scenario.schema.json"))
+        problems = _check_schema(doc) or _check_size(doc)
     if problems:
         outcome.diagnostics = problems
         return outcome
@@ -68,6 +68,54 @@ def run_scenario(path: Path) -> ScenarioOutcome:
     except DiagnosticError as err:  # the game or a scenario text cannot be loaded: nothing to check against
         outcome.diagnostics.extend(err.diagnostics)
     return outcome
+
+
+UNUSED_SHOWN = 10  # scripted decisions never asked that a failure lists; the rest are counted
+
+
+def _check_schema(doc: YamlDoc) -> list:
+    """The scenario schema, but a long list of plain labels under `decisions` is not walked entry by entry
+    (jsonschema's oneOf costs some 50 microseconds an entry: a million labels would take minutes): the
+    labels are checked to be text here, and only the other entries against the schema of an entry."""
+    schema = load_schema("scenario.schema.json")
+    entries = doc.data.get("decisions") if isinstance(doc.data, dict) else None
+    if not isinstance(entries, list):
+        return validate(doc, schema)
+    outer = {**schema, "properties": {**schema["properties"], "decisions": {"type": "array"}}}
+    others = {str(i): e for i, e in enumerate(entries) if type(e) is not str}
+    entry = schema["properties"]["decisions"]["items"]
+    apart = {"type": "object", "properties": {"decisions": {"type": "object", "additionalProperties": entry}}}
+    return validate(doc, outer) + validate(_Entries(doc, {"decisions": others}), apart)
+
+
+@dataclass
+class _Entries:
+    """Some entries of a scenario's `decisions`, keyed by their index as text, read where they stand in the file."""
+
+    doc: YamlDoc
+    data: dict
+
+    def span(self, path) -> Span:
+        path = tuple(path)
+        if len(path) > 1 and path[0] == "decisions":
+            path = ("decisions", int(path[1])) + path[2:]
+        return self.doc.span(path)
+
+
+def _check_size(doc: YamlDoc) -> list:
+    """A bound in time: each expectation is parsed and compiled on its own (about a millisecond), and rule
+    text parses at some 40 KB a second, so a scenario holds at most MAX_EXPECTATIONS expectations and
+    MAX_RULE_TEXT characters of rule text in all."""
+    data = doc.data
+    if len(data["expect"]) > MAX_EXPECTATIONS:
+        return [Diagnostic("INPUT-LIMIT", f"{len(data['expect']):,} expectations, more than {MAX_EXPECTATIONS:,}",
+                           doc.span(("expect",)), "split them into several scenario files")]
+    texts = [data.get("given") or "", data.get("run") or "", *data["expect"]]
+    total = sum(len(t) for t in texts if isinstance(t, str))
+    if total > MAX_RULE_TEXT:
+        return [Diagnostic("INPUT-LIMIT", f"the scenario's rule text has {total:,} characters, more than "
+                           f"{MAX_RULE_TEXT // 1024} KiB", doc.span(()), "split it into several scenario files")]
+    return []
 
 
 def _game_ref(data: dict, path: Path) -> str:
@@ -141,7 +189,9 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
                 outcome.failures.append(f"expected '{wanted}' among the next decision's options; got: {shown}")
         unused = script.remaining()
         if unused:
-            outcome.failures.append(f"{len(unused)} scripted decision(s) were never asked: {unused}")
+            shown = ", ".join(repr(u) for u in unused[:UNUSED_SHOWN])
+            more = f", and {len(unused) - UNUSED_SHOWN:,} more" if len(unused) > UNUSED_SHOWN else ""
+            outcome.failures.append(f"{len(unused):,} scripted decision(s) were never asked: {shown}{more}")
     for i, text in enumerate(data["expect"]):
         _expect(game, doc, ("expect", i), text, session, outcome)
 

@@ -178,7 +178,7 @@ RULE_TEXT = [
              edits=(("game/cards.yaml", "value: 1\n", "value: 1\n  effect: |\n    function f() = " + "7" * 400 + "\n"),),
              where="cards.yaml:7:20"),
     validate("long_name_100k", 4, "REF-UNDEF", edits=function("a" * 100_000)),
-    validate("long_line_1mb", 4, "DSL-SYNTAX", edits=appended("game/rules/main.rules", "?" * 1_000_000 + "\n")),
+    validate("long_line_1mb", 4, "INPUT-LIMIT", edits=appended("game/rules/main.rules", "?" * 1_000_000 + "\n")),  # over MAX_RULE_TEXT
     validate("fine_10000_statements", 4, None, files=play_body("pass\n" * 10_000)),
     validate("pos_after_escapes", 4, "DSL-SYNTAX", files=play_body('log "a\\"b\\"c {nosuch x}"'), where="main.rules:2:26"),
     validate("pos_tab_dedent", 4, "DSL-INDENT", files=rules("procedure play():\n\tif true:\n\t\tpass\n      pass\n"),
