@@ -1,12 +1,15 @@
-"""Reading a file a user hands us: a regular file, of bounded size, UTF-8 text.
+"""Reading a file a user hands us: a regular file, of bounded size, UTF-8 text; and writing one.
 
 Every problem is a Diagnostic: a directory or a device (`/dev/zero`) is not read at all, a file
 over the limit is not read past it, and undecodable bytes are reported at their line and column.
+A file we write (a log, a report) never goes through what lies at its name: see `write_file`.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
+import secrets
 import stat
 from pathlib import Path
 
@@ -96,3 +99,37 @@ def _too_large(shown: str, limit: int) -> Diagnostic:
 def _reason(err: Exception) -> str:
     text = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
     return text[:1].lower() + text[1:]
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write `text` (UTF-8) to `path` without ever writing through what lies there: a new file in the same
+    folder (created exclusively, never following a link), renamed into place, so that a symbolic link
+    planted at the name (in a shared folder, aimed at the writer's own files) is replaced, not followed.
+    A symbolic link already there is refused outright; a character device (/dev/null, /dev/full) is
+    written as it is; anything else that is not a regular file is refused. Failures are OSError."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise OSError(errno.ELOOP, "it is a symbolic link, which is not written through", str(path))
+    if info is not None and stat.S_ISCHR(info.st_mode):
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "it is not a regular file", str(path))
+    folder = path.parent
+    temp = folder / f".{path.name[:64]}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, path)  # a rename: whatever now lies at `path`, link or file, is replaced, never followed
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise

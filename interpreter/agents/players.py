@@ -136,17 +136,20 @@ class HumanAgent:
 AGENT_KINDS = ("random", "human", "ismcts")
 
 # the ismcts agent's settings: name -> (type, default, what it is); `rules play --agent-arg NAME=VALUE`
+# key: (type, default, highest, what). Each is at least just above 0 and at most its highest: a search of a
+# million simulations a decision would run for days, and an exploration constant of 1e308 makes every
+# UCT value infinite (returns are between 0 and 1, so constants past 100 explore no differently).
 AGENT_ARGS = {
-    "simulations": (int, 100, "simulations per decision (the search budget)"),
-    "uct_c": (float, 1.0, "the exploration constant of UCT (returns are between 0 and 1)"),
-    "rollouts": (int, 1, "random rollouts per evaluation of a new node"),
+    "simulations": (int, 100, 10_000, "simulations per decision (the search budget)"),
+    "uct_c": (float, 1.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
+    "rollouts": (int, 1, 100, "random rollouts per evaluation of a new node"),
 }
 
 
 def parse_agent_args(pairs: list[str]) -> dict:
     """`--agent-arg KEY=VALUE` (repeated) into typed values; a USAGE error for anything else."""
     out = {}
-    known = "; ".join(f"{k} ({t.__name__}, default {d}): {what}" for k, (t, d, what) in AGENT_ARGS.items())
+    known = "; ".join(f"{k} ({t.__name__}, default {d}, at most {high:g}): {what}" for k, (t, d, high, what) in AGENT_ARGS.items())
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -154,14 +157,14 @@ def parse_agent_args(pairs: list[str]) -> dict:
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': write KEY=VALUE", hint=f"keys: {known}")])
         if key not in AGENT_ARGS:
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': no agent takes '{key}'", hint=f"keys: {known}")])
-        kind = AGENT_ARGS[key][0]
+        kind, _, high, _ = AGENT_ARGS[key]
         try:
             parsed = kind(value.strip())
-        except ValueError:
+        except (ValueError, OverflowError):
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} is a {'whole number' if kind is int else 'number'}")]) from None
-        if not 0 < parsed < float("inf") or (kind is int and parsed > 1_000_000):
-            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} must be positive" +
-                                              (" and at most 1000000" if kind is int else " and finite"))])
+        if not 0 < parsed <= high:  # NaN fails this too
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} must be positive and at most {high:g}",
+                                              hint=f"keys: {known}")])
         out[key] = parsed
     return out
 

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import write_file
 
 COLOURS = ["#1f77b4", "#ff7f0e"]  # the first run, the compared run
 CARD_ROWS_PLOTTED = 25
@@ -27,22 +28,37 @@ def require_matplotlib() -> None:
                                           hint='install it with: pip install -e ".[report]"')]) from None
 
 
+REPORT_FILES = ("report.json", "report.html")
+
+
 def prepare_folder(folder: Path) -> None:
+    """Before any game is played: the folder exists (or is made), and nothing in the way is a symbolic link,
+    which in a shared folder another user could aim at the reader's own files."""
+    if folder.is_symlink():
+        raise DiagnosticError([Diagnostic("USAGE", f"the report folder {folder} is a symbolic link, which is not written through",
+                                          hint="name a folder of your own")])
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot create the report folder {folder}: {err.strerror or err}")]) from None
     if not folder.is_dir():
         raise DiagnosticError([Diagnostic("USAGE", f"{folder} is not a folder")])
+    for name in REPORT_FILES:
+        if (folder / name).is_symlink():
+            raise DiagnosticError([Diagnostic("USAGE", f"{folder / name} is a symbolic link, which is not written through",
+                                              hint="remove it, or name another folder")])
 
 
 def write_report(folder: Path, report: dict) -> tuple:
-    """Write report.json and report.html into `folder`; returns their paths."""
+    """Write report.json and report.html into `folder`, each as a new file renamed into place; returns their paths."""
     prepare_folder(folder)
-    json_path, html_path = folder / "report.json", folder / "report.html"
+    json_path, html_path = (folder / name for name in REPORT_FILES)
+    import matplotlib
+    with matplotlib.rc_context({"text.parse_math": False}):  # names from content are text, never TeX ("$\\frac{1}{$")
+        page = render_html(report)
     try:
-        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        html_path.write_text(render_html(report), encoding="utf-8")
+        write_file(json_path, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+        write_file(html_path, page)
     except OSError as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot write the report in {folder}: {err.strerror or err}")]) from None
     return json_path, html_path

@@ -28,6 +28,12 @@ from interpreter.present.words import shown_to, telling
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:  # started with stderr closed (2>&-): diagnostics go nowhere rather than fail
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
+    if sys.stdout is None:  # started with stdout closed (>&-): Python gives us no stream at all
+        print(Diagnostic("RUN-ERROR", "cannot write the output: standard output is closed",
+                         hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
+        return 1
     _replace_unprintable()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -44,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
+    except MemoryError:  # the budgets keep content far from this; a machine short of memory is told so
+        print(Diagnostic("RUN-ERROR", "out of memory: the command needed more memory than this machine gives it").render(),
+              file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening: end quietly
         _silence_stdout()
         return 0
@@ -215,6 +225,10 @@ def _exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):  # a name too long for the system
         return False
+
+
+def _clip(text: str, width: int = 120) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _short(path: Path) -> str:
@@ -423,7 +437,10 @@ def cmd_explain(args) -> int:
 
 # ---------------------------------------------------------------- scenarios and schemas
 def cmd_test(args) -> int:
-    files = find_scenarios([p for p in args.paths if _exists(p)])
+    missing = [str(p) for p in args.paths if not _exists(p)]
+    if missing:  # never a silent pass over a file that is not there
+        raise DiagnosticError([Diagnostic("USAGE", f"{_clip(p)}: no such file or folder") for p in missing])
+    files = find_scenarios(list(args.paths))
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
     failed = 0

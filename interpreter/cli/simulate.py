@@ -31,6 +31,8 @@ def simulate(args, game, game_ref: str, players: int) -> int:
                                           hint="compare a variant against the same games without it")])
     if args.compare and not args.report:
         raise DiagnosticError([Diagnostic("USAGE", "--compare needs --report DIR: the comparison is a report")])
+    if args.report is not None and not args.report.strip():
+        raise DiagnosticError([Diagnostic("USAGE", "--report needs a folder to write the report in, not an empty name")])
     report_dir = Path(args.report) if args.report else None
     if report_dir is not None:
         from interpreter.batch.report import prepare_folder, require_matplotlib

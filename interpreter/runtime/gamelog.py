@@ -9,7 +9,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, validators
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span
-from dsl.inputs import char_position, read_text
+from dsl.inputs import char_position, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -40,9 +40,10 @@ def make_log(session: Session, game_ref: str) -> dict:
 
 
 def write_log(log: dict, path: Path) -> None:
+    """The log as a new file renamed into place: never written through a link planted at its name."""
     try:
-        path.write_text(json.dumps(log, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    except OSError as err:  # a full disk, /dev/full, a folder removed meanwhile
+        write_file(path, json.dumps(log, ensure_ascii=False, indent=1) + "\n")
+    except OSError as err:  # a full disk, /dev/full, a folder removed meanwhile, a link put there meanwhile
         raise DiagnosticError([Diagnostic("RUN-ERROR", f"cannot write the log {_clip(str(path))}: {err.strerror or err}")]) from None
 
 
@@ -58,8 +59,12 @@ def check_log_path(path: Path) -> None:
             problem = f"the folder {_clip(str(folder))} does not exist"
         elif not folder.is_dir():
             problem = f"{_clip(str(folder))} is a file, not a folder"
+        elif path.is_symlink():  # in a shared folder, another user's link to the player's own files
+            problem = "it is a symbolic link, which is not written through"
         elif path.is_dir():
             problem = "it is a folder"
+        elif path.exists() and not (path.is_file() or path.is_char_device()):
+            problem = "it is not a regular file"
         else:
             return
     except (OSError, ValueError) as err:
