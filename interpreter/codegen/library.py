@@ -357,7 +357,8 @@ def secretly(parts: list):
         active.append((gen, d))
     while active:
         answers = []
-        for gen, d in active:
+        wave = iter(active)  # a local, so that a copy of a suspended wave knows who is still to answer
+        for gen, d in wave:
             answers.append((yield d))
         following = []
         for (gen, _), answer in zip(active, answers):
@@ -494,6 +495,6 @@ def namespace() -> dict:
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
-        "_sorted": sorted, "_tuple": tuple,
+        "_sorted": sorted, "_tuple": tuple, "_iter": iter,
     }
     return names

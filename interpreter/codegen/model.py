@@ -57,6 +57,7 @@ class CompiledGame:
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
+    resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
 
     @property
     def card_functions(self) -> "CardFunctions":

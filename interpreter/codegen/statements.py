@@ -313,8 +313,17 @@ class Statements:
             self.w.line("else:")
             self.suite(s.other)
 
+    def loop_over(self, body: list, items: str) -> str:
+        """What a `for` goes through. A loop that may reach a decision keeps its iterator in a local, so
+        that a suspended procedure's place in the loop is data a copy can take (runtime.snapshot)."""
+        if not self.unit.block_yields(body):
+            return items
+        it = self.w.temp()
+        self.w.line(f"{it} = _iter({items})")
+        return it
+
     def s_For(self, s) -> None:
-        self.w.line(f"for {self.ex.local(s.var)} in _loop(rt, {self.expr(s.coll)}):")
+        self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, f'_loop(rt, {self.expr(s.coll)})')}:")
         with self.child(s.var):
             if s.cond is not None:
                 self.w.line(f"if not {self.expr(s.cond)}:")
@@ -330,7 +339,8 @@ class Statements:
             self.block(s.body)
 
     def s_Repeat(self, s) -> None:
-        self.w.line(f"for {self.w.temp()} in _repeat(rt, {self.expr(s.count)}):")
+        count = self.loop_over(s.body, f"_repeat(rt, {self.expr(s.count)})")
+        self.w.line(f"for {self.w.temp()} in {count}:")
         self.suite(s.body)
 
     def s_Secretly(self, s) -> None:

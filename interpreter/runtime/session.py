@@ -12,6 +12,7 @@ from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question
 from interpreter.runtime.resolver import Resolver
+from interpreter.runtime.snapshot import copy_session
 from interpreter.core.state import Entity, State, Zone, holder
 
 
@@ -88,7 +89,8 @@ class Runtime:
         proc = self.game.procs[name]
         res = self.resolver
         if res.has("replacement", name):
-            for cand in res.collect("replacement", name, args):
+            found = iter(res.collect("replacement", name, args))  # a local: a copy resumes the loop (runtime.snapshot)
+            for cand in found:
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
                     continue
@@ -314,6 +316,12 @@ class Session:
         self._gen = gen
         self.result = None
         self._advance(None)
+
+    def copy(self) -> "Session":
+        """This game at the same point, to be played on independently: the state and the suspended
+        procedures are copied (runtime.snapshot), in time proportional to the state, not to the history.
+        The copy has no listener (`rt.account`) nor move watchers of its own."""
+        return copy_session(self)
 
     def call(self, name: str, args: list | None = None) -> None:
         self.begin(self.rt.invoke(name, args or []))
