@@ -25,7 +25,7 @@ from dsl.translations import player_texts  # noqa: E402
 from interpreter.agents.line import Line, Sampling, sample, visible_ids  # noqa: E402
 from interpreter.agents.openspiel_game import load_game, register  # noqa: E402
 from interpreter.agents.pettingzoo_env import RulesEnv  # noqa: E402
-from interpreter.core.state import encode  # noqa: E402
+from interpreter.core.state import Entity, encode  # noqa: E402
 from interpreter.present.views import can_see  # noqa: E402
 from interpreter.present.words import entity_name  # noqa: E402
 from interpreter.runtime.games import load_compiled  # noqa: E402
@@ -223,24 +223,35 @@ def unwritten(text: str, written: tuple) -> str:
 
 
 def _decoded(encoder, tensor, state, player: int) -> list:
-    """Problems in a tensor: a component hidden from `player` not in the "not seen" slot, or a seen one
-    not in the slot of the zone it lies in, or a component in two slots."""
+    """Problems in a tensor: a component hidden from `player` whose row holds anything but "not seen"
+    (no feature at all may tell of it), a seen one not in the slot of the zone it lies in or, for a zone
+    on a component, not naming that component (or naming one the player cannot see), or in two slots."""
     wrong = []
+    zw, n = encoder.zone_width, len(encoder.ids)
     for k, eid in enumerate(encoder.ids):
-        row = tensor[k * encoder.width:(k + 1) * encoder.width]
+        full = tensor[k * encoder.width:(k + 1) * encoder.width]
+        row = full[:zw]
+        e = state.entities.get(eid)
+        if e is None or e.zone is None or not can_see(e, player):
+            if full[0] != 1.0 or np.count_nonzero(full) != 1:
+                wrong.append(f"{eid} is hidden from P{player + 1} but its row holds {np.flatnonzero(full).tolist()}")
+            continue
         if sum(row) != 1.0:
             wrong.append(f"{eid}: {int(sum(row))} slots")
             continue
         slot = int(np.argmax(row))
-        e = state.entities.get(eid)
-        if e is None or e.zone is None or not can_see(e, player):
-            if slot != 0:
-                wrong.append(f"{eid} is hidden from P{player + 1} but encoded in slot {slot}")
+        zone = e.zone
+        owner = zone.owner
+        if isinstance(owner, Entity):
+            key = (zone.name, "on")
+            on = (1 + encoder.index[owner.id]) / n if can_see(owner, player) else -1.0
         else:
-            zone = e.zone
-            rel = (zone.owner - player) % state.players if isinstance(zone.owner, int) else None
-            if slot != encoder.slots.get((zone.name, rel), 0):
-                wrong.append(f"{eid} encoded in slot {slot}, not where it lies ({zone.key})")
+            key = (zone.name, (owner - player) % state.players if isinstance(owner, int) else None)
+            on = 0.0
+        if slot != encoder.slots.get(key, 0):
+            wrong.append(f"{eid} encoded in slot {slot}, not where it lies ({zone.key})")
+        if abs(full[zw] - on) > 1e-6:
+            wrong.append(f"{eid} lies on {zone.key} but its row says {full[zw]}")
     return wrong
 
 
@@ -321,8 +332,8 @@ def test_variables_and_zones_on_hidden_cards_read_as_where_they_lie():
     register(str(FIXTURE))
     spiel = load_game(str(FIXTURE), players=2, seed=1)
     state = spiel.new_initial_state()
-    state.apply_action(0)  # P1 keeps its first card in mind
-    state.apply_action(1)  # and pins its second
+    state.apply_option(0)  # P1 keeps its first card in mind
+    state.apply_option(1)  # and pins its second
     engine = state.line.session.state
     hand = [e.id for e in engine.player_zones["hand"][0]]
     raw = json.dumps({"favourite": encode(engine.player_vars[0]["favourite"]), "last": encode(engine.game_vars["last_marked"]),

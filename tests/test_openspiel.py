@@ -13,12 +13,13 @@ from interpreter.agents.openspiel_game import load_game, register_all  # noqa: E
 from interpreter.runtime.games import load_compiled  # noqa: E402
 from interpreter.present.views import can_see  # noqa: E402
 from tests.tiny_game import tiny_game  # noqa: E402
+from tests.conftest import ROOT  # noqa: E402
 
 
 @pytest.mark.parametrize("game, players", [("kings_bounty", 3), ("btwixt", 4)])
 def test_openspiel_random_simulation_check_passes(game, players):
     """OpenSpiel's random-simulation test of a game: legal actions, cloning, serialization, returns, strings."""
-    pyspiel.random_sim_test(load_game(game, players=players, seed=3), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(load_game(game, players=players, seed=3), num_sims=1, serialize=True, verbose=False)
 
 
 def test_every_content_game_that_loads_is_registered():
@@ -35,7 +36,25 @@ def test_game_shape():
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     state = game.new_initial_state()
     assert state.current_player() == state.line.to_act()
-    assert state.legal_actions() == list(range(len(state.line.decision.values)))
+    # the fixed action space: the legal actions are the first words of the options' labels
+    assert state.legal_options() == list(range(len(state.line.decision.values)))
+    space = game.space
+    assert game.num_distinct_actions() == space.size
+    assert [space.word(a) for a in state.legal_actions()] == sorted({label.split(" ")[0] for label in state.line.decision.labels},
+                                                                     key=space.ids.get)
+    indices = load_game("kings_bounty", players=4, seed=1, actions="indices").new_initial_state()
+    assert indices.legal_actions() == list(range(len(indices.line.decision.values)))
+
+
+def test_registered_on_import_without_a_call():
+    """pyspiel.load_game by name works once the adapter module is imported (a fresh process)."""
+    import subprocess
+    import sys
+    code = ("import pyspiel, interpreter.agents.openspiel_game; "
+            "g = pyspiel.load_game('rules_kings_bounty', {'players': 3}); print(g.num_players())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "3"
 
 
 def test_bad_parameters_are_usage_errors():
@@ -105,16 +124,18 @@ def test_a_sampled_world_reads_the_same_to_its_player_and_moves_hidden_cards():
     assert Sampling.dealt > 0
 
 
-def test_a_copy_replays_the_same_game():
+def test_a_copy_has_an_engine_of_its_own():
     game = load_compiled("btwixt")
     line = Line(game, 3, 4)
     rng = random.Random(3)
     for _ in range(40):
         line.apply(rng.randrange(len(line.decision.values)))
-    copy = line.copy()  # takes the live engine
-    assert line._session is None
-    assert copy.information(1) == line.information(1)  # `line` replays
+    copy = line.copy()  # Session.copy: no replay
+    assert copy.session is not line.session and line._session is not None
+    assert copy.information(1) == line.information(1)
     assert copy.session.state.digest() == line.session.state.digest()
+    copy.apply(len(copy.decision.values) - 1)
+    assert len(line.answers) == 40 and line.session.state.digest() != copy.session.state.digest()
 
 
 SECRET_RULES = """\
@@ -147,7 +168,7 @@ def test_a_secret_wave_is_asked_one_player_at_a_time_and_hides_earlier_answers(t
     first = state.current_player()
     assert state.line.decision.secret
     before = [state.observation_string(p) for p in range(3)]
-    state.apply_action(2)
+    state.apply_option(2)
     second = state.current_player()
     assert second != first and state.line.decision.secret
     # the first answer is held by the engine until the wave ends: nobody's view shows it yet

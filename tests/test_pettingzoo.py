@@ -32,7 +32,10 @@ def test_a_whole_game_with_masks_and_rewards():
             env.step(None)
             continue
         mask = observation["action_mask"]
-        assert mask.sum() == len(env.line.decision.values)
+        # the fixed action space: the words that begin or continue a legal option
+        firsts = {label.split(" ")[len(env.picker.prefix) if env.picker else 0] for label in env.line.decision.labels
+                  if len(label.split(" ")) > (len(env.picker.prefix) if env.picker else 0)}
+        assert 0 < mask.sum() <= max(len(firsts), 1) + 1
         # the other agents have nothing to do now
         for other in env.possible_agents:
             if other != agent:
@@ -80,5 +83,10 @@ def test_bad_input_is_a_clear_error():
         RulesEnv("kings_bounty", variants=("nonesuch",))
     env = RulesEnv("kings_bounty")
     env.reset(seed=1)
-    with pytest.raises(ValueError, match="not one of the"):
+    with pytest.raises(ValueError, match="not legal"):
         env.step(10_000)
+    indices = RulesEnv("kings_bounty", actions="indices")
+    indices.reset(seed=1)
+    assert indices.observe(indices.agent_selection)["action_mask"].sum() == len(indices.line.decision.values)
+    with pytest.raises(DiagnosticError, match="actions="):
+        RulesEnv("kings_bounty", actions="words")

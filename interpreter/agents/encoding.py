@@ -1,52 +1,142 @@
-"""A fixed-size numeric observation of one player's view, for learning code.
+"""Fixed-size numeric observations of one player's view, for learning code (needs numpy).
 
-For every component: where the player sees it (one slot per zone; a player's zone by its seat counted
-from the observer, so "my hand" is always the same slot), or "not seen". Then the numeric, yes/no and
-player-valued variables of the game and of every seat (again counted from the observer). It is built
-from `can_see` alone, so it holds nothing the view does not. Needs numpy.
+Observation tensor, in this order (every "seat" is counted from the observer, so "mine" is always slot 0):
+1. One row per component (sorted ids), `width` numbers:
+   - slot 0: the observer does not see it (then the rest of the row is 0); else one of the zone slots:
+     a game zone, a player's zone per seat, or a zone on components (by name: `units`, `garrison`);
+   - `on`: for a zone on a component, which one: 1 + that component's index / number of components
+     (-1 when the observer cannot see the component the zone lies on, 0 for other zones);
+   - `depth`: its place in the zone counted from the top, / the zone's size;
+   - `face_down`: it lies face down (and the observer still knows it);
+   - `picked`: the pending decision's answer so far names it (a multi-pick, or an option picked word by word);
+   - `under`: how many components the observer cannot see lie in the zones on it;
+   - then its numeric, yes/no and player-valued component variables (players by seat from the observer).
+2. Per game zone and per player zone and seat: how many components lie there that the observer cannot see.
+3. The numeric, yes/no and player variables of the game, then of every seat.
+4. The pending decision: who answers (one-hot per seat), which question (one-hot over the game's
+   questions, a last slot for the engine's own "which ability resolves first"), its kind (choose, menu,
+   pick, order), secret or not, how many options; and the words picked so far towards its answer
+   (multi-hot over the action space of `actions.ActionSpace`) when the observer is the one answering.
+Information-state tensor: the observation, then per component whether the observer has seen it before
+(it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
+Everything is read through `views.can_see`: nothing the view does not show.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
-from interpreter.present.views import can_see
+from interpreter.present.views import can_see, sees_into
+
+KINDS = ("choose", "menu", "pick", "order")
+PER_COMPONENT = ("on", "depth", "face_down", "picked", "under")
 
 
 class Encoder:
-    def __init__(self, game, players: int):
+    def __init__(self, game, players: int, space=None):
         content = game.content
         voc = content.vocabulary
         self.players = players
+        self.space = space
         self.ids = sorted(content.entity_ids)
+        self.index = {eid: k for k, eid in enumerate(self.ids)}
         self.slots: dict = {}
+        self.counted: dict = {}  # (zone name, seat or None) -> its place in part 2
         for name, z in voc.zones.items():
             if z.scope == "player":
                 for rel in range(players):
                     self.slots[(name, rel)] = len(self.slots) + 1
-            else:
+                    self.counted[(name, rel)] = len(self.counted)
+            elif z.scope == "game":
                 self.slots[(name, None)] = len(self.slots) + 1
-        self.width = len(self.slots) + 1  # slot 0: not seen
+                self.counted[(name, None)] = len(self.counted)
+            else:
+                self.slots[(name, "on")] = len(self.slots) + 1
+        self.zone_width = len(self.slots) + 1  # slot 0: not seen
+        self.entity_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "entity" and _encodable(v.type)]
+        self.width = self.zone_width + len(PER_COMPONENT) + len(self.entity_vars)
         self.game_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "game" and _encodable(v.type)]
         self.player_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "player" and _encodable(v.type)]
-        self.size = len(self.ids) * self.width + len(self.game_vars) + players * len(self.player_vars) + players
+        questions = [v for v in game.namespace.values() if isinstance(v, Question)]
+        self.questions = {id(q): i for i, q in enumerate(questions)}
+        self.question_sources = {q.source: i for i, q in enumerate(questions)}
+        self.n_questions = len(questions) + 1
+        self.at_counts = len(self.ids) * self.width
+        self.at_vars = self.at_counts + len(self.counted)
+        self.at_decision = self.at_vars + len(self.game_vars) + players * len(self.player_vars)
+        self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
+        self.size = self.at_picked + (space.size if space is not None else 0)
+        self.info_size = self.size + len(self.ids) + players
 
-    def encode(self, state, player: int, to_act: int | None, out: np.ndarray | None = None) -> np.ndarray:
+    # ------------------------------------------------------------ observation
+    def encode(self, state, player: int, decision=None, to_act: int | None = None, picked=(),
+               out: np.ndarray | None = None) -> np.ndarray:
+        """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own)."""
         out = np.zeros(self.size, np.float32) if out is None else out
         out.fill(0)
-        n = self.players
-        entities = state.entities
-        for k, eid in enumerate(self.ids):
-            e = entities.get(eid)
-            slot = 0
-            if e is not None and e.zone is not None and can_see(e, player):
-                zone = e.zone
-                if isinstance(zone.owner, int):
-                    slot = self.slots.get((zone.name, (zone.owner - player) % n), 0)
+        n, width, index, slots, counted = self.players, self.width, self.index, self.slots, self.counted
+        N = len(self.ids)
+        zw = self.zone_width
+        names = self.space.words if self.space is not None else None
+        picked_ids = {names[a] for a in picked} if names is not None and picked else ()
+        seen_rows, unseen_zones = [], []
+        out[0:self.at_counts:width] = 1.0  # "not seen", cleared below for each component seen
+        zones: dict = {}  # id(zone) -> (slot, on, face-up part seen, places of its items); computed once per zone
+        for e in state.entities.values():
+            zone = e.zone
+            if zone is None:
+                continue
+            z = zones.get(id(zone))
+            if z is None:
+                owner = zone.owner
+                if type(owner) is Entity:
+                    z = (slots[(zone.name, "on")], (1 + index[owner.id]) / N if can_see(owner, player) else -1.0)
+                elif owner is None:
+                    z = (slots[(zone.name, None)], 0.0)
                 else:
-                    slot = self.slots.get((zone.name, None), 0)
-            out[k * self.width + slot] = 1.0
-        at = len(self.ids) * self.width
+                    z = (slots[(zone.name, (owner - player) % n)], 0.0)
+                items = zone.items
+                z = zones[id(zone)] = z + (sees_into(zone, player), {id(x): k / len(items) for k, x in enumerate(items)}, [0])
+            if e.face_down or e.seen_by == player:  # views.can_see, with the zone's part computed once
+                visible = e.seen_by == player
+            else:
+                visible = z[2]
+            if not visible:
+                if not z[4][0]:
+                    unseen_zones.append(zone)
+                z[4][0] += 1
+                continue
+            row = index[e.id] * width
+            out[row] = 0.0
+            out[row + z[0]] = 1.0
+            out[row + zw] = z[1]
+            out[row + zw + 1] = z[3][id(e)]
+            if e.face_down:
+                out[row + zw + 2] = 1.0
+            if e.id in picked_ids:
+                out[row + zw + 3] = 1.0
+            seen_rows.append((row, e))
+        for zone in unseen_zones:
+            unseen = zones[id(zone)][4][0]
+            owner = zone.owner
+            if type(owner) is Entity:
+                if can_see(owner, player):
+                    out[index[owner.id] * width + zw + 4] += unseen
+            else:
+                key = (zone.name, None) if owner is None else (zone.name, (owner - player) % n)
+                out[self.at_counts + counted[key]] = unseen
+        if self.entity_vars:
+            base = zw + len(PER_COMPONENT)
+            evars = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars)]
+            for row, e in seen_rows:
+                v = e.vars
+                if v:
+                    for at, name, t in evars:
+                        x = v.get(name)
+                        if x is not None and x is not False and x != 0:  # 0 is what the row holds already
+                            out[row + at] = _number(x, t, player, n)
+        at = self.at_vars
         for name, t in self.game_vars:
             out[at] = _number(state.game_vars.get(name), t, player, n)
             at += 1
@@ -55,8 +145,40 @@ class Encoder:
             for name, t in self.player_vars:
                 out[at] = _number(pv.get(name), t, player, n)
                 at += 1
-        if to_act is not None:
+        if decision is not None and to_act is not None:
             out[at + (to_act - player) % n] = 1.0
+            at += n
+            out[at + self.question_of(decision)] = 1.0
+            at += self.n_questions
+            if decision.kind in KINDS:
+                out[at + KINDS.index(decision.kind)] = 1.0
+            at += len(KINDS)
+            out[at] = 1.0 if decision.secret else 0.0
+            out[at + 1] = len(decision.values) if to_act == player else 0.0
+            if to_act == player:
+                for a in picked:
+                    out[self.at_picked + a] = 1.0
+        return out
+
+    def question_of(self, decision) -> int:
+        asked = decision.asked
+        q = asked[0] if isinstance(asked, tuple) else asked
+        i = self.questions.get(id(q))
+        if i is None and isinstance(q, Question):
+            i = self.question_sources.get(q.source)
+        return self.n_questions - 1 if i is None else i
+
+    def encode_info(self, state, player: int, seen: dict | None, decisions: list, **kw) -> np.ndarray:
+        """The information-state tensor: the observation, what the player saw before, decisions taken."""
+        out = np.zeros(self.info_size, np.float32)
+        self.encode(state, player, out=out[:self.size], **kw)
+        if seen:
+            index = self.index
+            for eid in seen:
+                out[self.size + index[eid]] = 1.0
+        at = self.size + len(self.ids)
+        for rel in range(self.players):
+            out[at + rel] = decisions[(player + rel) % self.players] / 100.0
         return out
 
 

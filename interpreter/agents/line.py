@@ -1,10 +1,10 @@
-"""One game as the bot adapters see it: a world and the answers given in it, replayed on demand.
+"""One game as the bot adapters see it: a live engine, its world and the answers given in it.
 
-The engine's procedures are generators, which Python cannot copy. A game in progress is therefore
-its world (the seed; for a world sampled by a search, also the draw that deals the components the
-searching player has not seen, and a fresh seed for the chance still to come) and the list of answers
-given so far. A copy takes over the live engine of the line it copies; whichever of the two is used
-again without one replays its answers from the world.
+A game in progress is its world (the seed; for a world sampled by a search, also the draw that deals
+the components the searching player has not seen, and a fresh seed for the chance still to come), the
+list of answers given so far, and the live engine (a Session) that observations, legal actions and
+rewards read. A copy copies the engine (`Session.copy`, without replaying); only a line rebuilt from
+its answers (unpickled, or a sampled world) replays them.
 
 Chance lives inside the engine's seeded RNG: given its world, a line is deterministic.
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 
 from dataclasses import dataclass, field
 
@@ -27,10 +28,13 @@ from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.core.state import Entity
 from interpreter.runtime.session import Session, new_state
 from interpreter.present.observed import observed
-from interpreter.present.views import back_of, can_see
+from interpreter.present.views import back_of, can_see, sees_into
 from interpreter.present.words import Presenter, prompt, telling
 
 HIDDEN = "(hidden)"
+# Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
+# that saves a replay, never a source of truth (the unpickled line checks it is the same game at the same point).
+_LIVE: "weakref.WeakValueDictionary[str, Line]" = weakref.WeakValueDictionary()
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Line:
         self.answers: list[int] = []
         self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
+        self.picked: list[str] = []  # labels the decider picked so far in the pending multi-pick (its own)
         self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
         self.seen: list | None = [{} for _ in range(players)] if track else None
@@ -112,16 +117,17 @@ class Line:
         return account
 
     def copy(self) -> "Line":
-        """The same game at the same point. The copy takes the live engine; this line replays if used again."""
+        """The same game at the same point, with an engine of its own (`Session.copy`: no replay)."""
         new = Line.__new__(Line)
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
         new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
         new.answers, new.steps, new.events = list(self.answers), list(self.steps), list(self.events)
         new.labels = list(self.labels)
+        new.picked = list(self.picked)
         new.seen = None if self.seen is None else [dict(s) for s in self.seen]
         new._recorded = True
         new._cache = dict(self._cache)
-        new._session, self._session = self._session, None
+        new._session = self.session.copy()  # this line builds its engine at most once, for all its copies
         if new._session is not None:
             new._session.rt.account = new._account()
         return new
@@ -130,19 +136,31 @@ class Line:
         return self.copy()
 
     def __getstate__(self):
-        """Pickled (OpenSpiel's serialization): the game's folder, the world and the answers; no engine."""
+        """Pickled (OpenSpiel's serialization): the game's folder, the world and the answers; no engine.
+
+        pyspiel hands a Python state to its observers by pickling it within the process; so that such a
+        copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
+        process while this line lives at the same point, the copy copies its engine instead."""
         data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
-                                                "steps", "labels", "events", "seen", "told")}
+                                                "steps", "labels", "events", "seen", "told", "picked")}
         data["game"] = str(self.game.content.root)
+        token = f"{id(self)}:{len(self.answers)}"
+        _LIVE[token] = self
+        data["live"] = token
         return data
 
     def __setstate__(self, data):
         from interpreter.runtime.games import load_compiled
+        live = _LIVE.get(data.pop("live", None) or "")
         self.__dict__.update(data)
         self.game = load_compiled(data["game"])
         self._session = None
         self._recorded = True
         self._cache = {}
+        if live is not None and live.answers == self.answers and live.seed == self.seed \
+                and live.draw == self.draw and live.reseed == self.reseed and live.game is self.game:
+            self._session = live.session.copy()  # the live line replays at most once, for all its copies
+            self._session.rt.account = self._account()
 
     # ------------------------------------------------------------ playing
     @property
@@ -167,8 +185,8 @@ class Line:
         who = self.to_act()
         if self.seen is not None:
             now = len(self.answers)
-            for p, seen in enumerate(self.seen):
-                seen.update(dict.fromkeys(visible_ids(session.state, p), now))
+            for seen, ids in zip(self.seen, seen_by_each(session.state, range(self.players))):
+                seen.update(dict.fromkeys(ids, now))
         label = d.label(index)
         self.steps.append((who, d.secret, prompt(d), shown_label(session.state, label, who)))
         self.labels.append(label)
@@ -177,6 +195,12 @@ class Line:
         self._cache.clear()
         _clock(session.state, len(self.answers))
         session.answer(index)
+        following = session.pending
+        if d.kind == "pick" and label != "done" and following is not None and following.kind == "pick" \
+                and following.player == d.player and following.question.source == d.question.source:
+            self.picked = self.picked + [label]  # the same multi-pick goes on
+        else:
+            self.picked = []
 
     def returns(self) -> list[float]:
         """At the end: the winners share 1, the others get 0; with no winner everyone gets an equal share."""
@@ -201,7 +225,9 @@ class Line:
                 now = "the game is over; winners: " + (", ".join(winners) or "nobody")
             elif self.to_act() == player:
                 labels = [shown_label(session.state, label, player) for label in d.labels]
-                now = f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + "\n" + "\n".join(
+                so_far = [shown_label(session.state, label, player) for label in self.picked]
+                now = f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + (
+                    f"\npicked so far: {', '.join(so_far)}" if so_far else "") + "\n" + "\n".join(
                     f"[{i}] {label}" for i, label in enumerate(labels))
             else:
                 now = f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
@@ -259,7 +285,34 @@ def _named(text):
 
 # ---------------------------------------------------------------- rendering through a view
 def visible_ids(state, player: int) -> set:
-    return {e.id for e in state.entities.values() if can_see(e, player)}
+    """The ids of the components `player` sees (`can_see`, with each zone's part computed once)."""
+    return seen_by_each(state, (player,))[0]
+
+
+def seen_by_each(state, players) -> list[set]:
+    """For each of `players`, the ids of the components it sees, in one pass over the components."""
+    out = [set() for _ in players]
+    zones: dict = {}
+    for e in state.entities.values():
+        z = e.zone
+        if z is None:
+            continue
+        if e.face_down or e.seen_by is not None:
+            for k, p in enumerate(players):
+                if e.seen_by == p or (not e.face_down and _face_up(zones, z, players)[k]):
+                    out[k].add(e.id)
+            continue
+        for k, v in enumerate(_face_up(zones, z, players)):
+            if v:
+                out[k].add(e.id)
+    return out
+
+
+def _face_up(cache: dict, zone, players) -> tuple:
+    found = cache.get(id(zone))
+    if found is None:
+        found = cache[id(zone)] = tuple(sees_into(zone, p) for p in players)
+    return found
 
 
 def shown_label(state, label: str, player: int) -> str:

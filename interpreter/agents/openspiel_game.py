@@ -1,23 +1,31 @@
 """Every content game as an OpenSpiel Python game (pyspiel's Python game API).
 
-    from interpreter.agents.openspiel_game import load_game
-    game = load_game("kings_bounty", players=4, seed=7)      # or pyspiel.load_game("rules_kings_bounty", {...})
+    import pyspiel
+    import interpreter.agents.openspiel_game                 # registers every game under content/
+    game = pyspiel.load_game("rules_kings_bounty", {"players": 4, "seed": 7})
+    # or: from interpreter.agents.openspiel_game import load_game; load_game("kings_bounty", players=4, seed=7)
 
-- Sequential, imperfect information. An action is the index of an option of the pending decision;
-  the player to act is the decision's player. Secret simultaneous decisions (a `secretly` wave) come
-  one player at a time, as the engine asks them; the earlier answers of the wave are in no view.
+- Sequential, imperfect information. The player to act is the pending decision's player. Secret
+  simultaneous decisions (a `secretly` wave) come one player at a time, as the engine asks them; the
+  earlier answers of the wave are in no view.
+- Actions: the game's fixed action space (`actions.ActionSpace`, the default `actions="fixed"`): one
+  stable id per word an option's label can hold, an option of several words chosen word by word; or,
+  with `actions="indices"`, the index of an option of the pending decision (at most `max_actions`).
+- Each state keeps a live engine: observations, legal actions and returns read the current state;
+  `clone()` copies the engine (`Session.copy`) without replaying the game.
 - Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
   deterministic (no chance nodes): load it with another seed for another deal.
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
 - Observation string: the player's view (`interpreter.present.observed.observed`: a component it
-  cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when
-  it is to act, its options. Information-state string: everything the player was told and did, then that
-  observation. Observation tensor: `encoding.Encoder`. Nothing comes from the full state.
+  cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when it is
+  to act, its options and what it picked so far. Information-state string: everything the player was
+  told and did, then that observation. Observation and information-state tensors: `encoding.Encoder`.
+  Nothing comes from the full state.
 - `resample_from_infostate` gives a state the player cannot tell from this one, drawn from what it
   knows (`line.sample`); OpenSpiel's information-set MCTS searches through it.
 
-Parameters: players, seed, variants (comma-separated), max_actions (options a decision may have),
-max_game_length.
+Parameters: players, seed, variants (comma-separated), actions ("fixed" or "indices"), max_actions
+(options a decision may have, with "indices"), max_game_length.
 """
 from __future__ import annotations
 
@@ -27,16 +35,22 @@ import numpy as np
 import pyspiel
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import read_text
+from dsl.loader import MANIFEST
+from dsl.yaml_records import load_yaml
+from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
 from interpreter.agents.line import Line, sample, shown_label
 from interpreter.core.decisions import player_label
+from interpreter.present.views import can_see
 from interpreter.present.words import prompt
-from interpreter.runtime.games import known_games, load_compiled
+from interpreter.runtime.games import known_games, load_compiled, locate
 
 PREFIX = "rules_"
 MAX_ACTIONS = 512
 MAX_GAME_LENGTH = 100_000
-_registered: dict = {}
+ACTIONS = ("fixed", "indices")
+_registered: dict = {}  # game folder -> its OpenSpiel short name (pyspiel's registry is process-wide too)
 
 
 def short_name(game_name: str) -> str:
@@ -44,14 +58,18 @@ def short_name(game_name: str) -> str:
 
 
 def register(game_name: str) -> str:
-    """Register one content game with OpenSpiel (once); returns its OpenSpiel short name."""
-    if game_name in _registered:
-        return _registered[game_name]
-    compiled = load_compiled(game_name)
-    manifest = compiled.content.manifest
-    spec = manifest["players"]
-    name = short_name(compiled.content.id)
-    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "",
+    """Register one content game with OpenSpiel (once), from its manifest alone; returns its short name.
+    The game is compiled when OpenSpiel first makes it."""
+    root = locate(game_name)
+    if root in _registered:
+        return _registered[root]
+    doc, _ = load_yaml(str(root / MANIFEST), read_text(root / MANIFEST, str(root / MANIFEST)))
+    manifest = doc.data if isinstance(doc.data, dict) else {}
+    spec = manifest.get("players") or {}
+    if not isinstance(spec.get("min"), int) or not isinstance(spec.get("max"), int):
+        raise DiagnosticError([Diagnostic("USAGE", f"{root.name}: the manifest names no player counts")])
+    name = short_name(root.name)
+    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "", "actions": "fixed",
                 "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
     game_type = pyspiel.GameType(
         short_name=name,
@@ -64,20 +82,20 @@ def register(game_name: str) -> str:
         max_num_players=spec["max"],
         min_num_players=spec["min"],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=defaults)
 
     # one class per game, as OpenSpiel's own Python games register a class
-    cls = type(f"RulesGame_{compiled.content.id}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": game_name, "DEFAULTS": defaults})
+    cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": str(root), "DEFAULTS": defaults})
     pyspiel.register_game(game_type, cls)
-    _registered[game_name] = name
+    _registered[root] = name
     return name
 
 
 def register_all() -> list[str]:
-    """Register every game under content/ that loads; the others are left out (`rules validate` tells why)."""
+    """Register every game under content/ whose manifest reads; the others are left out (`rules validate` tells why)."""
     names = []
     for game in known_games():
         try:
@@ -98,6 +116,8 @@ def load_game(game_name: str, players: int | None = None, seed: int = 0, variant
     for v in variants:
         if v not in compiled.content.vocabulary.variants:
             raise DiagnosticError([Diagnostic("USAGE", f"{compiled.content.id} has no variant '{v}'")])
+    if params.get("actions", "fixed") not in ACTIONS:
+        raise DiagnosticError([Diagnostic("USAGE", f"actions='{params['actions']}': one of {', '.join(ACTIONS)}")])
     return pyspiel.load_game(name, {"players": int(players), "seed": int(seed), "variants": ",".join(variants), **params})
 
 
@@ -110,9 +130,11 @@ class RulesGame(pyspiel.Game):
         self.players = int(params["players"])
         self.seed = int(params["seed"])
         self.variants = tuple(v for v in str(params["variants"]).split(",") if v)
+        self.fixed = params["actions"] != "indices"
         self.max_actions = int(params["max_actions"])
+        self.space = ActionSpace(self.compiled, self.players)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.max_actions,
+            num_distinct_actions=self.space.size if self.fixed else self.max_actions,
             max_chance_outcomes=0,
             num_players=self.players,
             min_utility=0.0,
@@ -120,10 +142,28 @@ class RulesGame(pyspiel.Game):
             utility_sum=1.0,
             max_game_length=int(params["max_game_length"]))
         super().__init__(self.GAME_TYPE, info, params)
-        self.encoder = Encoder(self.compiled, self.players)
+        self.encoder = Encoder(self.compiled, self.players, self.space)
+        self._initial: dict = {}  # the game as set up, once per kind of line
 
     def new_initial_state(self, track: bool = True):
-        return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track))
+        # a copy of one set-up game (Session.copy) rather than setting it up again each time
+        key = "tracked" if track else "untracked"
+        first = self._initial.get(key)
+        if first is None:
+            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track)
+        return RulesState(self, first.copy())
+
+    def observation_tensor_size(self):
+        return self.encoder.size
+
+    def information_state_tensor_size(self):
+        return self.encoder.info_size
+
+    def observation_tensor_shape(self):
+        return [self.encoder.size]
+
+    def information_state_tensor_shape(self):
+        return [self.encoder.info_size]
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -135,8 +175,21 @@ class RulesGame(pyspiel.Game):
 class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
-        # OpenSpiel's clone makes a state of the game and deep-copies this attribute: Line.__deepcopy__
+        # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
         self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants)
+        self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
+
+    # ------------------------------------------------------------ actions
+    def options(self) -> Picker | None:
+        """The pending decision's options as words of the action space (fixed actions only)."""
+        game = self.get_game()
+        if not game.fixed or self.line.finished:
+            return None
+        if self.picker is None or self.picker.answers != len(self.line.answers):
+            line = self.line
+            self.picker = Picker(game.space.tokens(line.session.state, line.decision, line.to_act()))
+            self.picker.answers = len(line.answers)
+        return self.picker
 
     def current_player(self):
         if self.line.finished:
@@ -147,15 +200,38 @@ class RulesState(pyspiel.State):
         d = self.line.decision
         if d is None or player != self.line.to_act():
             return []
+        picker = self.options()
+        if picker is not None:
+            return picker.legal()
         if len(d.values) > self.get_game().max_actions:
             raise DiagnosticError([Diagnostic("USAGE", f"a decision has {len(d.values)} options, more than max_actions={self.get_game().max_actions}",
                                               hint="load the game with a larger max_actions")])
         return list(range(len(d.values)))
 
+    def legal_options(self) -> list[int]:
+        """The option indices of the pending decision, whichever action space the game uses."""
+        d = self.line.decision
+        return [] if d is None else list(range(len(d.values)))
+
+    def apply_option(self, index: int) -> None:
+        """Answer the pending decision with an option index (whichever action space the game uses)."""
+        self.picker = None
+        self.line.apply(int(index))
+
     def _apply_action(self, action):
-        self.line.apply(int(action))
+        picker = self.options()
+        if picker is None:
+            self.line.apply(int(action))
+            return
+        index = picker.pick(int(action))
+        if index is not None:
+            self.picker = None
+            self.line.apply(index)
 
     def _action_to_string(self, player, action):
+        game = self.get_game()
+        if game.fixed:
+            return game.space.word(action) if 0 <= action < game.space.size else f"action {action}"
         d = self.line.decision
         if d is not None and 0 <= action < len(d.values):
             # as the player to act may read it; the index keeps two "(hidden)" options apart
@@ -168,10 +244,56 @@ class RulesState(pyspiel.State):
     def returns(self):
         return self.line.returns()
 
+    # ------------------------------------------------------------ what a player knows (read from the live engine)
+    def picked(self, player: int) -> list[int]:
+        """Word ids of the answer so far: earlier picks of a multi-pick and the words of the option being picked."""
+        line = self.line
+        if line.finished or line.to_act() != player:
+            return []
+        space, state = self.get_game().space, line.session.state
+        out = [space.ids[w] for label in line.picked for w in label.split(" ")
+               if w in space.ids and (w not in space.components or can_see(state.entities[w], player))]
+        picker = self.options()
+        return out + list(picker.prefix) if picker is not None else out
+
+    def observation_tensor(self, player=None):
+        """The observation tensor (`encoding.Encoder`) as a numpy float32 array (OpenSpiel's own games give a list)."""
+        return self.observation_array(self.current_player() if player is None else player)
+
+    def observation_array(self, player: int) -> np.ndarray:
+        line, enc = self.line, self.get_game().encoder
+        return enc.encode(line.session.state, player, line.decision, None if line.finished else line.to_act(),
+                          self.picked(player))
+
+    def information_state_tensor(self, player=None):
+        player = self.current_player() if player is None else player
+        line, enc = self.line, self.get_game().encoder
+        seen = line.seen[player] if line.seen is not None else None
+        counts = [0] * line.players
+        for who, *_ in line.steps:
+            counts[who] += 1
+        return enc.encode_info(line.session.state, player, seen, counts, decision=line.decision,
+                               to_act=None if line.finished else line.to_act(), picked=self.picked(player))
+
+    def observation_string(self, player=None):
+        return self.line.observation(self.current_player() if player is None else player)
+
+    def information_state_string(self, player=None):
+        return self.line.information(self.current_player() if player is None else player)
+
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state `player_id` cannot tell from this one, drawn with the sampler's numbers."""
         rng = random.Random(int(probability_sampler() * 2 ** 52))
-        return RulesState(self.get_game(), sample(self.line, player_id, rng))
+        new = RulesState(self.get_game(), sample(self.line, player_id, rng))
+        if self.picker is not None and self.picker.prefix and new.options() is not None:
+            new.picker.prefix = self.picker.prefix  # the player's own words so far (its options read the same)
+        return new
+
+    def __deepcopy__(self, memo):
+        new = RulesState(self.get_game(), self.line.copy())
+        if self.picker is not None:
+            new.picker = self.picker.copy()
+        return new
 
     def __str__(self):
         d = self.line.decision
@@ -187,13 +309,14 @@ class RulesObserver:
     def __init__(self, game: RulesGame, recall: bool):
         self.recall = recall
         self.encoder = game.encoder
-        self.tensor = np.zeros(0 if recall else self.encoder.size, np.float32)
-        self.dict = {} if recall else {"observation": self.tensor}
+        self.tensor = np.zeros(self.encoder.info_size if recall else self.encoder.size, np.float32)
+        self.dict = {"info_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: RulesState, player: int):
-        if not self.recall:
-            line = state.line
-            self.encoder.encode(line.session.state, player, None if line.finished else line.to_act(), self.tensor)
+        if self.recall:
+            self.tensor[:] = state.information_state_tensor(player)
+        else:
+            self.tensor[:] = state.observation_array(player)
 
     def string_from(self, state: RulesState, player: int):
         return state.line.information(player) if self.recall else state.line.observation(player)
@@ -202,3 +325,6 @@ class RulesObserver:
 def sampling_counts() -> dict:
     from interpreter.agents.line import Sampling
     return Sampling.counts()
+
+
+register_all()  # every game under content/ is an OpenSpiel game once this module is imported

@@ -58,6 +58,7 @@ class CompiledGame:
     watchers_declared: bool = False
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
     resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
+    derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
 
     @property
     def card_functions(self) -> "CardFunctions":

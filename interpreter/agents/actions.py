@@ -1,0 +1,141 @@
+"""A game's fixed action space: stable action ids computed from its content, with legal-action masks.
+
+An option's label is the engine's stable text for it (`Decision.labels`): an option name and the
+components, players, zones, numbers and words it names, e.g. `give order_3 winterfell`,
+`footman_2`, `P3`, `done`. Every word a label can hold gets one id, computed from the game's content:
+
+    0 `<end>` · every component id (sorted) · P1..Pn · the numbers 0..255 and every number the rule text
+    writes · `?1`..`?64` (components the decider cannot see, in the order the options name them) ·
+    every identifier the compiled rule text holds (menu option names, zone names, words a choice offers)
+
+So an id means the same word in every state: `footman_2` is always the same id, `give` too. An option
+that is one word (most choices: a component, a player, a number, `done`, a menu option naming nothing)
+is chosen by that word's id. An option of several words (a menu option and what it names) is chosen
+word by word: its name, then each thing it names; after each word, only the words that continue a
+legal option are legal, a word that leaves a single option completes it, and `<end>` ends an option
+that is also the beginning of a longer one. `Picker` keeps the words picked so far (observed as part
+of the pending decision). Option indices stay available (`actions="indices"` in the adapters).
+
+A component the decider cannot see never reads as its id: it reads `?k`, the k-th such component in
+the order the options name them, so no action reveals what is hidden.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from dsl.diagnostics import Diagnostic, DiagnosticError
+from interpreter.core.decisions import player_label
+from interpreter.present.views import can_see
+
+END = "<end>"
+NUMBERS = 256
+HIDDEN_SLOTS = 64
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class ActionSpace:
+    """The words of one game's labels, each with its stable id (see the module's doc)."""
+
+    def __init__(self, game, players: int):
+        content = game.content
+        words, numbers = game.derived.get("action_words") or _content_words(game)
+        game.derived["action_words"] = (words, numbers)
+        ids = sorted(content.entity_ids)
+        # seats up to the most the game allows, so that an id means the same at every player count
+        seats = [player_label(p) for p in range(max(players, content.manifest["players"]["max"]))]
+        hidden = [f"?{k}" for k in range(1, HIDDEN_SLOTS + 1)]
+        fixed = [END, *ids, *seats, *(str(n) for n in sorted(numbers)), *hidden, "yes", "no", "none", "done", "of"]
+        taken = set(fixed)
+        self.words: list[str] = fixed + sorted(w for w in words if w not in taken)
+        self.ids: dict[str, int] = {w: i for i, w in enumerate(self.words)}
+        self.components = set(ids)
+        self.size = len(self.words)
+
+    def word(self, action: int) -> str:
+        return self.words[action]
+
+    def tokens(self, state, decision, player: int) -> list[tuple]:
+        """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
+        hidden: dict = {}
+        out = []
+        ids, entities = self.ids, state.entities
+        for label in decision.labels:
+            row = []
+            for w in label.split(" "):
+                if w in self.components and not can_see(entities[w], player):
+                    w = hidden.setdefault(w, f"?{len(hidden) + 1}")
+                i = ids.get(w)
+                if i is None:
+                    raise DiagnosticError([Diagnostic(
+                        "RUN-ERROR", f"an option reads '{w}', a word the game's action space does not hold",
+                        hint="use the option indices (actions='indices') for this game")])
+                row.append(i)
+            out.append(tuple(row))
+        return out
+
+
+def _content_words(game) -> tuple:
+    """The identifiers and numbers the compiled rule text holds, and the menu options' names."""
+    words: set = set()
+    numbers: set = set(range(NUMBERS))
+    for text, _ in game.sources.values():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Constant):
+                v = node.value
+                if isinstance(v, str) and _WORD.match(v):
+                    words.add(v)
+                elif isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000:
+                    numbers.add(v)
+    for value in game.namespace.values():  # menu tables: (name, shown bindings, players) per option
+        if isinstance(value, tuple):
+            for entry in value:
+                if isinstance(entry, tuple) and entry and isinstance(entry[0], str) and _WORD.match(entry[0]):
+                    words.add(entry[0])
+    return frozenset(words), frozenset(numbers)
+
+
+class Picker:
+    """The words picked so far towards one option of the pending decision (see the module's doc)."""
+
+    def __init__(self, tokens: list[tuple]):
+        self.tokens = tokens  # never changed: copies share it
+        self.prefix: tuple = ()
+        self.answers = 0  # answers given in the game when these were the options (the adapter's check)
+
+    def copy(self) -> "Picker":
+        new = Picker(self.tokens)
+        new.prefix, new.answers = self.prefix, self.answers
+        return new
+
+    def _candidates(self) -> list[int]:
+        n, p = len(self.prefix), self.prefix
+        return [i for i, t in enumerate(self.tokens) if t[:n] == p]
+
+    def legal(self) -> list[int]:
+        """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
+        n = len(self.prefix)
+        out = set()
+        for i in self._candidates():
+            t = self.tokens[i]
+            out.add(t[n] if len(t) > n else 0)
+        return sorted(out)
+
+    def pick(self, action: int) -> int | None:
+        """Take one word; returns the index of the option it completes, or None while more words are needed."""
+        if action not in self.legal():
+            raise ValueError(f"action {action} does not continue a legal option")
+        if action != 0:
+            self.prefix += (action,)
+        n = len(self.prefix)
+        while True:
+            cands = self._candidates()
+            complete = [i for i in cands if len(self.tokens[i]) == n]
+            if complete and (action == 0 or len(cands) == 1):
+                return complete[0]
+            following = {self.tokens[i][n] for i in cands if len(self.tokens[i]) > n}
+            if complete or len(following) != 1:
+                return None
+            self.prefix += (following.pop(),)  # a word that is forced: taken at once
+            n += 1
+            action = -1
