@@ -44,7 +44,9 @@ class ISMCTSAgent:
         from interpreter.agents.openspiel_game import load_game
         state = session.state
         self.session = session
-        self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants)
+        # the search's actions are the options of each decision (one step per decision, however many words)
+        self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants,
+                              actions="indices")
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=self.np_rng)
         self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
