@@ -1,0 +1,138 @@
+"""The bot adapters against the engine (issue 20's figures), measured in one run on one core.
+
+- N random 4-player B'Twixt games: the engine alone (as `rules simulate --workers 1` plays them), through
+  OpenSpiel reading `observation_tensor` at every step, through PettingZoo reading the observation and the
+  action mask at every step: the same games (the same option chosen at each decision), CPU seconds and
+  ratios to the engine (goal: each <= 1.5x).
+- `clone()` + `legal_actions()` at step 200 of a game against step 5 (goal: <= 1.5x), and `Session.copy`
+  alone at both points, for every game.
+- With --ismcts: one 3-player AGoT game, ISMCTS (50 simulations) as P1 against two random bots
+  (goal: <= 90 s on one core).
+
+Run:  python bench/bench_bots.py [--games 100] [--ismcts] [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.runtime import Session  # noqa: E402
+from interpreter.runtime.games import load_compiled  # noqa: E402
+
+
+def engine_games(game, players: int, games: int) -> float:
+    start = time.process_time()
+    for seed in range(games):
+        s = Session(game, players, seed)
+        rng = random.Random(seed + 1)
+        while s.pending is not None:
+            s.answer(rng.randrange(len(s.pending.values)))
+    return time.process_time() - start
+
+
+def openspiel_games(name: str, players: int, games: int, actions: str) -> float:
+    from interpreter.agents.openspiel_game import load_game
+    start = time.process_time()
+    for seed in range(games):
+        state = load_game(name, players=players, seed=seed, actions=actions).new_initial_state(track=False)
+        rng = random.Random(seed + 1)
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            state.legal_actions()
+            state.apply_option(rng.randrange(len(state.line.decision.values)))  # the engine batch's choice
+    return time.process_time() - start
+
+
+def pettingzoo_games(name: str, players: int, games: int, actions: str) -> float:
+    from interpreter.agents.pettingzoo_env import RulesEnv
+    env = RulesEnv(name, players=players, actions=actions)
+    start = time.process_time()
+    for seed in range(games):
+        env.reset(seed=seed)
+        rng = random.Random(seed + 1)
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            index = rng.randrange(len(env.line.decision.values))  # the engine batch's choice
+            if actions == "indices":
+                env.step(index)
+            else:  # the same option, word by word
+                env.picker = None
+                env.line.apply(index)
+                env._after_move()
+                if env.line.finished:
+                    for a, r in zip(env.possible_agents, env.line.returns()):
+                        env.rewards[a] = r
+                        env.terminations[a] = True
+    return time.process_time() - start
+
+
+def clone_costs(name: str, players: int, seed: int = 3, repeat: int = 30) -> dict:
+    from interpreter.agents.openspiel_game import load_game
+    state = load_game(name, players=players, seed=seed).new_initial_state()
+    rng = random.Random(seed + 1)
+    out = {}
+    for step in range(201):
+        if step in (5, 200) and not state.is_terminal():
+            state.clone().legal_actions()  # the first copy at a point builds its resume code
+            start = time.perf_counter()
+            for _ in range(repeat):
+                state.clone().legal_actions()
+            out[f"clone_legal_ms_step_{step}"] = round((time.perf_counter() - start) / repeat * 1000, 3)
+            session = state.line.session
+            start = time.perf_counter()
+            for _ in range(repeat):
+                session.copy()
+            out[f"session_copy_ms_step_{step}"] = round((time.perf_counter() - start) / repeat * 1000, 3)
+        if state.is_terminal():
+            break
+        state.apply_option(rng.randrange(len(state.line.decision.values)))
+    if "clone_legal_ms_step_200" in out:
+        out["ratio_200_to_5"] = round(out["clone_legal_ms_step_200"] / out["clone_legal_ms_step_5"], 2)
+    return out
+
+
+def ismcts_game(seed: int = 1) -> float:
+    from interpreter.agents import play_with_agents
+    game = load_compiled("agot")
+    start = time.process_time()
+    play_with_agents(game, 3, ["ismcts", "random", "random"], seed, {"simulations": 50})
+    return time.process_time() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--ismcts", action="store_true", help="also time one AGoT game of ISMCTS against random")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    game = load_compiled("btwixt")
+    engine = engine_games(game, 4, args.games)
+    report: dict = {"btwixt_4p_games": args.games, "engine_cpu_s": round(engine, 3), "goals": {"adapter_ratio": 1.5,
+                    "clone_ratio_200_to_5": 1.5, "agot_ismcts_game_s": 90}}
+    for actions in ("indices", "fixed"):
+        o = openspiel_games("btwixt", 4, args.games, actions)
+        p = pettingzoo_games("btwixt", 4, args.games, actions)
+        report[f"openspiel_{actions}_cpu_s"], report[f"openspiel_{actions}_ratio"] = round(o, 3), round(o / engine, 2)
+        report[f"pettingzoo_{actions}_cpu_s"], report[f"pettingzoo_{actions}_ratio"] = round(p, 3), round(p / engine, 2)
+    report["clone"] = {name: clone_costs(name, n) for name, n in (("btwixt", 4), ("kings_bounty", 4), ("agot", 3))}
+    if args.ismcts:
+        report["agot_ismcts_game_cpu_s"] = round(ismcts_game(), 1)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    for k, v in report.items():
+        print(f"{k}: {v}")
+
+
+if __name__ == "__main__":
+    main()
