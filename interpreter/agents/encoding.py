@@ -96,8 +96,7 @@ class Encoder:
                     z = (slots[(zone.name, None)], 0.0)
                 else:
                     z = (slots[(zone.name, (owner - player) % n)], 0.0)
-                items = zone.items
-                z = zones[id(zone)] = z + (sees_into(zone, player), {id(x): k / len(items) for k, x in enumerate(items)}, [0])
+                z = zones[id(zone)] = z + (sees_into(zone, player), None, [0])
             if e.face_down or e.seen_by == player:  # views.can_see, with the zone's part computed once
                 visible = e.seen_by == player
             else:
@@ -111,7 +110,8 @@ class Encoder:
             out[row] = 0.0
             out[row + z[0]] = 1.0
             out[row + zw] = z[1]
-            out[row + zw + 1] = z[3][id(e)]
+            items = zone.items
+            out[row + zw + 1] = (items.index(e) if len(items) < 16 else _places(zones, zone)[id(e)]) / len(items)
             if e.face_down:
                 out[row + zw + 2] = 1.0
             if e.id in picked_ids:
@@ -180,6 +180,15 @@ class Encoder:
         for rel in range(self.players):
             out[at + rel] = decisions[(player + rel) % self.players] / 100.0
         return out
+
+
+def _places(zones: dict, zone) -> dict:
+    """id(component) -> its place in a long zone, computed once per encoding."""
+    key = ("places", id(zone))
+    found = zones.get(key)
+    if found is None:
+        found = zones[key] = {id(x): k for k, x in enumerate(zone.items)}
+    return found
 
 
 def _encodable(t: str) -> bool:
