@@ -68,6 +68,7 @@ class Line:
         # drawn at, as it was told in the game the world was drawn from
         self.told: tuple | None = None
         self._session: Session | None = None
+        self._template: Line | None = None  # see `from_template`
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
 
@@ -75,8 +76,23 @@ class Line:
     @property
     def session(self) -> Session:
         if self._session is None:
-            self._session = self._replay()
+            if self._template is not None:  # a copy of a template line, made when first needed
+                self._session = self._template.session.copy()
+                self._session.rt.account = self._account()
+                self._template = None
+            else:
+                self._session = self._replay()
         return self._session
+
+    def from_template(self) -> "Line":
+        """A copy of this line that copies its engine only when first used. This line must never be
+        played on (an adapter's game as set up, of which every new game is a copy)."""
+        if self._session is None or self.answers:
+            return self.copy()
+        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self.seen is not None)
+        new.events, new._recorded, new._template = list(self.events), True, self
+        new.seen = None if self.seen is None else [dict(x) for x in self.seen]
+        return new
 
     def _replay(self) -> Session:
         state = new_state(self.game, self.players, self.seed, self.variants)
@@ -127,7 +143,8 @@ class Line:
         new.seen = None if self.seen is None else [dict(s) for s in self.seen]
         new._recorded = True
         new._cache = dict(self._cache)
-        new._session = self.session.copy()  # this line builds its engine at most once, for all its copies
+        new._template = self._template if self._session is None else None
+        new._session = None if new._template is not None else self.session.copy()  # built at most once for all copies
         if new._session is not None:
             new._session.rt.account = new._account()
         return new
@@ -155,6 +172,7 @@ class Line:
         self.__dict__.update(data)
         self.game = load_compiled(data["game"])
         self._session = None
+        self._template = None
         self._recorded = True
         self._cache = {}
         if live is not None and live.answers == self.answers and live.seed == self.seed \

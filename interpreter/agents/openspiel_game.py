@@ -151,7 +151,8 @@ class RulesGame(pyspiel.Game):
         first = self._initial.get(key)
         if first is None:
             first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track)
-        return RulesState(self, first.copy())
+            first.session  # noqa: B018 - set up once; each new game copies it when first used
+        return RulesState(self, first.from_template())
 
     def observation_tensor_size(self):
         return self.encoder.size

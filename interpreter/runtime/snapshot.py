@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from dsl.translations import Localized
 from interpreter.codegen import library
 from interpreter.core.state import Entity, State, Zone
-from interpreter.runtime.resolver import Resolver, Temporary
+from interpreter.core.decisions import Decision
+from interpreter.runtime.resolver import Candidate, Resolver, Temporary
 
 _ATOMS = (int, str, bool, float, type(None), Localized)  # immutable: shared by a copy
 _TWIN = ("_L", "_child", "_pending", "_again")  # the twin's own names, never the rule text's
@@ -264,6 +265,19 @@ class Copier:
             cells = tuple(self.cell(c) for c in v.__closure__)
             new = types.FunctionType(v.__code__, v.__globals__, v.__name__, v.__defaults__, cells)
             memo[id(v)] = new
+            return new
+        if t is Decision:  # the pending decision and those a secret wave holds: often, so by hand
+            new = Decision.__new__(Decision)
+            memo[id(v)] = new
+            new.__dict__.update(v.__dict__)  # plain fields (labels are texts)
+            new.asked, new.values = self.value(v.asked), self.value(v.values)
+            new._labels = None if v._labels is None else list(v._labels)
+            return new
+        if t is library.MenuChoice:
+            new = memo[id(v)] = library.MenuChoice(v.option, self.value(v.bound))
+            return new
+        if t is Candidate:
+            new = memo[id(v)] = Candidate(v.hook, self.value(v.b), v.key, v.controller, self.value(v.source))
             return new
         if isinstance(v, (Entity, Zone)):
             raise NotCopyable(f"{v!r} is not part of the state being copied")
