@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
+from interpreter.agents.encoding import KINDS as enc_kinds  # noqa: E402
 from interpreter.agents.line import visible_ids  # noqa: E402
 from interpreter.agents.openspiel_game import load_game  # noqa: E402
 from interpreter.core.state import Entity  # noqa: E402
@@ -117,6 +118,12 @@ def test_an_action_id_means_the_same_option_wherever_it_is_legal(name, players):
                 assert word not in hidden  # a hidden component reads ?k, never its id
                 # the word begins or continues (or, `<end>`, ends) some legal option's label
                 assert any((len(t) > at and t[at] == a) or (a == 0 and len(t) == at) for t in picker.tokens)
+            enc = spiel.encoder
+            for q in range(players):  # another's question, options and picks are not in q's observation
+                if q != p:
+                    rest = state.observation_array(q)[enc.at_decision + players:]
+                    secret_at = enc.n_questions + len(enc_kinds)
+                    assert np.count_nonzero(np.delete(rest, secret_at)) == 0
             answers = len(state.line.answers)
             a = rng.choice(legal)
             words.append(a)

@@ -13,10 +13,12 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
    - then its numeric, yes/no and player-valued component variables (players by seat from the observer).
 2. Per game zone and per player zone and seat: how many components lie there that the observer cannot see.
 3. The numeric, yes/no and player variables of the game, then of every seat.
-4. The pending decision: who answers (one-hot per seat), which question (one-hot over the game's
+4. The pending decision: who answers (one-hot per seat) and whether it is secret; and, only when the
+   observer is the one answering (which question another player is asked may hang on what it holds,
+   so it reads only "P2 decides", as in the strings): which question (one-hot over the game's
    questions, a last slot for the engine's own "which ability resolves first"), its kind (choose, menu,
-   pick, order), secret or not, how many options; and the words picked so far towards its answer
-   (multi-hot over the action space of `actions.ActionSpace`) when the observer is the one answering.
+   pick, order), how many options, and the words picked so far towards its answer (multi-hot over the
+   action space of `actions.ActionSpace`).
 Information-state tensor: the observation, then per component whether the observer has seen it before
 (it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
 Everything is read through `views.can_see`: nothing the view does not show.
@@ -147,15 +149,17 @@ class Encoder:
                 at += 1
         if decision is not None and to_act is not None:
             out[at + (to_act - player) % n] = 1.0
-            at += n
-            out[at + self.question_of(decision)] = 1.0
-            at += self.n_questions
-            if decision.kind in KINDS:
-                out[at + KINDS.index(decision.kind)] = 1.0
-            at += len(KINDS)
-            out[at] = 1.0 if decision.secret else 0.0
-            out[at + 1] = len(decision.values) if to_act == player else 0.0
+            out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0
             if to_act == player:
+                # what another player is asked stays its own, as in the strings ("P2 decides"): which
+                # question comes may hang on what it holds (an ability of a card in its hand)
+                at += n
+                out[at + self.question_of(decision)] = 1.0
+                at += self.n_questions
+                if decision.kind in KINDS:
+                    out[at + KINDS.index(decision.kind)] = 1.0
+                at += len(KINDS)
+                out[at + 1] = len(decision.values)
                 for a in picked:
                     out[self.at_picked + a] = 1.0
         return out
