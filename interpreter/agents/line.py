@@ -27,6 +27,7 @@ from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.core.state import Entity
 from interpreter.runtime.session import Session, new_state
+from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see, sees_into
 from interpreter.present.words import Presenter, prompt, telling
@@ -144,7 +145,12 @@ class Line:
         new._recorded = True
         new._cache = dict(self._cache)
         new._template = self._template if self._session is None else None
-        new._session = None if new._template is not None else self.session.copy()  # built at most once for all copies
+        new._session = None
+        if new._template is None:
+            try:
+                new._session = self.session.copy()  # this line builds its engine at most once, for all copies
+            except NotCopyable:  # a procedure in a shape the copier does not know: the copy replays instead
+                new._session = None
         if new._session is not None:
             new._session.rt.account = new._account()
         return new
