@@ -18,6 +18,11 @@ class RandomAgent:
     def decide(self, decision: Decision, view) -> int:
         return self.rng.randrange(len(decision.values))
 
+    def follow(self, decision: Decision, answer: int) -> None:
+        """A logged answer of this seat is replayed (undo, resume): draw as deciding would have, so that the
+        answers after it are the ones an uninterrupted game would have had."""
+        self.rng.randrange(len(decision.values))
+
 
 class ScriptedAgent:
     """Answers from a list of labels (or indices), as scenario tests and replays do."""
@@ -43,12 +48,29 @@ class ScriptExhausted(Exception):
         super().__init__(f"the script has no answer left for {player_label(decision.player)}: {prompt(decision)}")
 
 
+class Undo(Exception):
+    """A person asked to take back their last decision (`undo` at the terminal): whoever runs the game
+    rebuilds it at that decision (interpreter.agents.match)."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        super().__init__(f"{player_label(seat)} asked to undo")
+
+
+class InputEnded(DiagnosticError):
+    """The input ended (Ctrl-D, a closed pipe) while a person was asked: the game stops unfinished."""
+
+
+UNDO_WORDS = ("undo", "отменить", "отмена")
+
+
 class HumanAgent:
     """A person at the terminal: one screen per decision (interpreter.present.terminal) drawn from the
     table model through their own view, never a label, an id or rule text. What happened since their
     last decision comes first, the question and its options last, in a stable order. An answer is an
     option's number or the start of its words; `?` shows the whole table, `?NAME` a card's text, `?N`
-    the cards of option N, `>`/`<` page through long option lists, `log` the last lines, `help` the keys."""
+    the cards of option N, `>`/`<` page through long option lists, `log` the last lines, `undo` back to their
+    previous decision (raises Undo), `help` the keys."""
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
@@ -56,6 +78,7 @@ class HumanAgent:
         self.session = None
         self.recent: list[str] = []  # lines told since the last decision
         self.heard: list[str] = []  # every line told, for `log`
+        self.answered = 0  # decisions this person has answered (also replayed ones): `undo` needs one
 
     def attach(self, session) -> None:
         """Follow a game's session: the table is drawn from its state."""
@@ -64,6 +87,11 @@ class HumanAgent:
     def hear(self, line: str) -> None:
         self.recent.append(line)
         self.heard.append(line)
+
+    def follow(self, decision: Decision, answer: int) -> None:
+        """One of this person's answers is replayed (undo, resume): what was told before it was read then."""
+        self.recent = []
+        self.answered += 1
 
     def flush(self) -> None:
         """Print what was told since the last decision (the end of the game)."""
@@ -98,8 +126,8 @@ class HumanAgent:
             out.flush()
             line = self.stdin.readline()
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
-                raise DiagnosticError([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
-                                                  hint="type an option's number, then Enter")])
+                raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
+                                             hint="type an option's number, then Enter")])
             text = line.strip()
             if text in (">", "<"):
                 page = max(0, min(pages - 1, page + (1 if text == ">" else -1)))
@@ -115,10 +143,18 @@ class HumanAgent:
             if text.startswith("?"):
                 out.write("".join(f"  {x}\n" for x in self._lookup(text[1:].strip(), pr, shown, order, model, whole_table)))
                 continue
+            if text.lower() in UNDO_WORDS:  # back to this person's previous decision, if there was one
+                if not self.answered:
+                    out.write(pr.say("nothing to undo") + "\n")
+                    continue
+                out.write(pr.say("undone") + "\n")
+                raise Undo(decision.player if decision.player is not None else 0)
             if text.isdigit() and int(text) < len(order):
+                self.answered += 1
                 return order[int(text)]
             matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
+                self.answered += 1
                 return matches[0]
             out.write(pr.say("not legal") + "\n")
 
