@@ -248,6 +248,8 @@ def _stopped(match: Match, ref: str, keep: Path | None, reason: str, lang: str) 
     if match.session is None:
         return
     old = _ignore_interrupts()  # a second Ctrl-C must not cut the log short
+    if reason == "hangup":
+        _silence()  # the terminal is gone: nothing more is written to it, not even at exit
     try:
         try:
             print("\n" + say(lang, "interrupted", n=len(match.session.history)), file=sys.stderr)
@@ -266,6 +268,15 @@ def _stopped(match: Match, ref: str, keep: Path | None, reason: str, lang: str) 
             pass
     finally:
         _restore_signals(old)
+
+
+def _silence() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):  # not real files (tests capture them)
+        pass
 
 
 def _default_log(game_id: str) -> Path | None:
