@@ -180,3 +180,25 @@ def test_a_signal_or_a_closed_terminal_leaves_the_game_so_far(tmp_path, run, how
     assert code == exit_code, screen[-2000:]
     assert load(log)["unfinished"] == {"reason": reason}
     assert replays_unfinished(run, log) == 3
+
+
+def test_an_interrupt_half_way_through_a_step_logs_the_state_a_replay_reaches(kb):
+    """Ctrl-C may land while an answer is being applied, with the state half-way through a step: the log
+    holds the state of a clean replay of the answers, which `rules replay` and `--resume` reach."""
+    from interpreter.agents.match import Match
+    from interpreter.runtime.gamelog import replay
+
+    def tell(to, text, agents, replaying):
+        if not replaying and len(match.session.history) >= 12 and match.busy:
+            raise KeyboardInterrupt  # as Ctrl-C would, in the middle of a step after decision 12
+    match = Match(kb, 3, 5, (), ["random"] * 3, {}, "en", None, tell)
+    match.start()
+    with pytest.raises(KeyboardInterrupt):
+        match.play()
+    answered = len(match.session.history)
+    assert match.busy and answered >= 12
+    log = match.log("kings_bounty", "interrupt")
+    outcome = replay(log)
+    assert outcome.matches, outcome.reason
+    assert outcome.reason.startswith(f"unfinished, reproduced up to decision {len(log['decisions'])}")
+    assert len(log["decisions"]) in (answered - 1, answered)  # the answer being applied, unless it is what stopped the game
