@@ -173,12 +173,14 @@ def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_gam
     assert code == 0 and "2 undo(s) checked" in out, out
 
 
-@pytest.mark.parametrize("how,reason,exit_code", [("SIGTERM", "terminate", 143), ("HANG UP", "hangup", 129)])
-def test_a_signal_or_a_closed_terminal_leaves_the_game_so_far(tmp_path, run, how, reason, exit_code):
+@pytest.mark.parametrize("how,stops", [("SIGTERM", {"terminate": 143}),
+                                       # the closed terminal sends SIGHUP and ends the input: whichever the game meets first
+                                       ("HANG UP", {"hangup": 129, "end of input": 1})])
+def test_a_signal_or_a_closed_terminal_leaves_the_game_so_far(tmp_path, run, how, stops):
     log = tmp_path / "game.json"
     code, screen = at_a_terminal(["play", *GAME, "--agents", "human,random", "--log", str(log)], ["0", how])
-    assert code == exit_code, screen[-2000:]
-    assert load(log)["unfinished"] == {"reason": reason}
+    reason = load(log)["unfinished"]["reason"]
+    assert stops.get(reason) == code, (reason, code, screen[-2000:])
     assert replays_unfinished(run, log) == 3
 
 

@@ -124,7 +124,10 @@ class HumanAgent:
         while True:
             out.write("> ")
             out.flush()
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except OSError:  # the terminal went away (EIO after a hang-up): as the end of the input
+                line = ""
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
                 raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
                                              hint="type an option's number, then Enter")])
