@@ -21,6 +21,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "empty": {"en": "empty", "ru": "пусто"},
     "attribute": {"en": "{name} {value}", "ru": "{name} {value}"},
     "copy": {"en": "{name} #{n}", "ru": "{name} №{n}"},
+    # what caused a line or a question: a component's ability
+    "caused": {"en": "{cause}: {text}", "ru": "{cause}: {text}"},
+    "cause of": {"en": "{what} ({player})", "ru": "{what} ({player})"},
     "face down": {"en": "face down", "ru": "рубашкой вверх"},
     # zones
     "zone of": {"en": "{zone} of {owner}", "ru": "{zone} ({owner})"},
