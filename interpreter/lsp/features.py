@@ -140,6 +140,17 @@ def local_type(ix: GameIndex, s: Scan, path: Path, decl, name: str) -> str | Non
 
 # ------------------------------------------------------------------ completion
 def completions(ix: GameIndex, s: Scan, path: Path, offset: int) -> list:
+    """The names that fit at the cursor; when a word is begun, only those with its first letter (editors
+    match the rest fuzzily, but never past the first letter), which keeps the answer small and quick."""
+    items = _completions(ix, s, path, offset)
+    word = s.token_at(offset)
+    if word is not None and s.tokens[word].offset < offset:
+        first = s.tokens[word].text[0].lower()
+        items = [it for it in items if it.label[:1].lower() == first]
+    return items
+
+
+def _completions(ix: GameIndex, s: Scan, path: Path, offset: int) -> list:
     if s.region_at(offset) is None:
         return _yaml_completions(ix, s, offset) if is_yaml(str(path)) else []
     if s.in_text(offset):

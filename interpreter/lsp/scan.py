@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 RULE_TEXT_KEYS = ("effect",)  # the record fields that hold rule text (dsl/loader.py parses the same)
 # The words that open a declaration at the left margin of a rule text.
@@ -17,15 +18,14 @@ DECL_WORDS = ("procedure", "event", "function", "when", "instead", "modify", "wh
 SIGNATURE_WORDS = ("procedure", "event", "function")
 
 _FIELD = re.compile(r"^([ \t]*(?:-[ \t]+)*)(" + "|".join(RULE_TEXT_KEYS) + r")[ \t]*:(?=[ \t]|$)[ \t]*(.*)$")
-_TOKEN = re.compile(r"""
-    (?P<nl>\n) | (?P<ws>[ \t\f\r]+) | (?P<comment>\#[^\n]*) | (?P<string>"(?:\\.|[^"\\\n])*"?)
+_TOKEN = re.compile(r"""[ \t\f\r]*(?:
+    (?P<nl>\n) | (?P<comment>\#[^\n]*) | (?P<string>"(?:\\.|[^"\\\n])*"?)
     | (?P<name>[A-Za-z_][A-Za-z0-9_]*) | (?P<number>[0-9]+) | (?P<op>\.\.|==|!=|<=|>=|\+=|-=|[^\s])
-""", re.VERBOSE)
-_INTERPOLATION = re.compile(r"\{([^{}\n]*)\}")
+    | $)""", re.VERBOSE)
+_INTERPOLATION = re.compile(r'\{([^{}\n"]*)(?:\}|"?$)')  # an unclosed one at the end too: it is being typed
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: thousands are made for every keystroke's scan
     kind: str  # name, number, string, op
     text: str
     offset: int  # in the file's text
@@ -219,25 +219,28 @@ def _margin(text: str, start: int, end: int) -> int:
     return 0
 
 
-def _tokenize(text: str, start: int, end: int, region: int, out: list, nested: bool) -> None:
+def _tokenize(text: str, start: int, end: int, region: int, out: list, nested: bool, line: int | None = None) -> None:
     line_start = text.rfind("\n", 0, start) + 1
-    line = text.count("\n", 0, start)
+    if line is None:
+        line = text.count("\n", 0, start)
     first = True
+    append = out.append
     for m in _TOKEN.finditer(text, start, end):
         kind = m.lastgroup
+        if kind is None or kind == "comment":
+            continue
         if kind == "nl":
             line += 1
             line_start = m.end()
             first = True
             continue
-        if kind in ("ws", "comment"):
-            continue
-        value = m.group()
-        out.append(Token(kind, value, m.start(), line, m.start() - line_start, first and not nested, region, nested))
+        at = m.start(kind)
+        value = m.group(kind)
+        append(Token(kind, value, at, line, at - line_start, first and not nested, region, nested))
         first = False
-        if kind == "string":  # names inside {interpolations} are rule text too
+        if kind == "string" and "{" in value:  # names inside {interpolations} are rule text too
             for inner in _INTERPOLATION.finditer(value):
-                _tokenize(text, m.start() + inner.start(1), m.start() + inner.end(1), region, out, True)
+                _tokenize(text, at + inner.start(1), at + inner.end(1), region, out, True, line)
 
 
 # ------------------------------------------------------------------ declarations and the names they bind

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import os
 import sys
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ class RulesServer(LanguageServer):
         self.games: dict = {}  # game root -> Game
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # analyses one at a time, in order
         self.scans: dict = {}  # uri -> (version, Scan) of open documents
+        self.analyses = 0
 
     # ------------------------------------------------------------------ documents and games
     def game_of(self, uri: str) -> Game | None:
@@ -108,6 +110,15 @@ class RulesServer(LanguageServer):
         else:
             game.index = index
             self.publish(game, diagnostics)
+            # An analysis leaves about a million objects that live until the next one: out of the collector's
+            # sight, a full collection no longer walks them all in the middle of a keystroke's completion
+            # (they are freed by reference counting when the next analysis replaces them). Now and then the
+            # few kept alive only by cycles are collected after all.
+            self.analyses += 1
+            if self.analyses % 50 == 0:
+                gc.unfreeze()
+                gc.collect()
+            gc.freeze()
         finally:
             game.done.set()
 
