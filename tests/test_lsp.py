@@ -248,14 +248,16 @@ async def test_definitions_and_references_across_rules_and_yaml(client, games):
 async def test_completions(client, games):
     setup = Doc(client, games / "kings_bounty/rules/setup.rules")
     # attributes of the kind at hand: `o` is an obelisk here, so strength and points come first
-    text = setup.text.replace("o.strength == s]", "o.s", 1)
-    setup.change(text)
-    labels = await setup.complete("o.s", shift=2)
+    setup.change(setup.text.replace("o.strength == s]", "o.]", 1))
+    labels = await setup.complete("o.]", shift=2)
     assert labels[:2] == ["points", "strength"] and "race" in labels
     assert "first_player" not in labels  # a game variable is no attribute
-    setup.change(setup.text.replace("o.s", "o.strength == s]", 1))
+    assert await setup.complete("o.]", shift=2) == labels
+    setup.change(setup.text.replace("o.]", "o.st]", 1))
+    assert await setup.complete("o.st]", shift=4) == ["strength", "score"]  # a word begun: its first letter
+    setup.change(setup.text.replace("o.st]", "o.strength == s]", 1))
     titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
-    labels = await titles.complete("(c in domains", shift=13)
+    labels = await titles.complete("(c in domains", shift=6)
     assert {"c", "p", "this", "you", "domains", "castle", "elves", "count", "choose"} <= set(labels)
     assert set(await titles.complete("kind: title", shift=6)) == {"unit", "castle", "obelisk", "title"}
     house = Doc(client, games / "agot/components/house_cards.yaml")
