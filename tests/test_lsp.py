@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -316,3 +317,43 @@ def test_every_yaml_file_names_a_schema_that_checks_it(game):
             bad = [dict(doc.data[0], kind="no_such_kind")]
             with pytest.raises(jsonschema.ValidationError):
                 jsonschema.validate(bad, schema)
+
+
+# ---------------------------------------------------------------------------------------------- in-process: any text mid-edit
+def test_features_answer_on_a_text_cut_anywhere():
+    """Whatever the author has typed so far (the text cut at random places, or with a piece deleted), every
+    feature answers without failing, and completion offers names wherever a name may go."""
+    import random
+    from interpreter.lsp import features
+    from interpreter.lsp.index import build_index
+    from interpreter.lsp.scan import scan
+    root = (ROOT / "content" / "kings_bounty").resolve()
+    ix = build_index(root, load_game(root), {})
+    for rel in ("rules/turn.rules", "cards/titles.yaml"):
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        rng = random.Random(rel)
+        for cut in sorted(rng.sample(range(len(text)), 80)):
+            for edited, at in ((text[:cut], cut), (text[:cut] + text[cut + rng.randrange(1, 40):], cut)):
+                s = scan(str(path), edited)
+                for offset in (at, max(0, at - 1)):
+                    items = features.completions(ix, s, path, offset)
+                    features.hover(ix, s, path, offset)
+                    features.definition(ix, s, path, offset)
+                    features.references(ix, s, path, offset)
+                    if s.region_at(offset) is not None and not s.in_text(offset) and s.token_at(offset) is None \
+                            and edited[offset - 1:offset] in (" ", "(") \
+                            and not re.search(r"\b(procedure|function|event)\s*$", edited[:offset]):  # a new name
+                        assert items, (rel, offset, edited[max(0, offset - 40):offset])
+                features.outline(ix, s, path)
+
+
+def test_a_manifest_that_does_not_read_keeps_the_last_names():
+    """A broken game.yaml mid-edit: its YAML-SYNTAX is reported, and the names of the last good analysis stay."""
+    from interpreter.lsp.server import analyse
+    root = (ROOT / "content" / "kings_bounty").resolve()
+    good, diagnostics = analyse(root, {}, None)
+    assert not [d for d in diagnostics if d.severity == "error"] and ("zone", "hand") in good.symbols
+    text = (root / "game.yaml").read_text(encoding="utf-8").replace("vocabulary:\n", "vocabulary: [\n", 1)
+    kept, diagnostics = analyse(root, {root / "game.yaml": text}, good)
+    assert kept is good and [d.code for d in diagnostics] == ["YAML-SYNTAX"]
