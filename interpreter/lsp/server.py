@@ -100,9 +100,9 @@ class RulesServer(LanguageServer):
         await asyncio.shield(self._analyse(game))  # once begun, an analysis ends and counts (another follows)
 
     async def _analyse(self, game: Game) -> None:
-        texts = self.unsaved(game.root)
         loop = asyncio.get_running_loop()
         try:
+            texts = self.unsaved(game.root)
             index, diagnostics = await loop.run_in_executor(self.worker, analyse, game.root, texts, game.index)
         except Exception as err:  # noqa: BLE001 - a fault of the server's own is told, and the last analysis kept
             self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error,
@@ -120,7 +120,7 @@ class RulesServer(LanguageServer):
                 gc.collect()
             gc.freeze()
         finally:
-            game.done.set()
+            game.done.set()  # whatever happened, requests waiting for an analysis go on
 
     async def ready(self, uri: str) -> tuple:
         """The document, its scan, its game and the game's last analysis (waiting for the first one)."""
