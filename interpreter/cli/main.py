@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # output problems surface here, not at exit
         return code
     except DiagnosticError as err:
-        for d in err.diagnostics:
-            print(d.render(), file=sys.stderr)
+        for text in rendered(err.diagnostics):
+            print(text, file=sys.stderr)
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
@@ -224,8 +224,8 @@ def cmd_validate(args) -> int:
         total += errors
         report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
         if not args.json:
-            for d in diags:
-                print(d.render())
+            for text in rendered(diags):
+                print(text)
             status = f"{errors} error(s)" if errors else "ok"
             if len(diags) > errors:
                 status += f", {len(diags) - errors} warning(s)"
@@ -240,6 +240,20 @@ def _exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):  # a name too long for the system
         return False
+
+
+SHOWN_DIAGNOSTICS = 100  # a person reads the first ones; a mistake repeated 3,000 times is one mistake
+
+
+def rendered(diags: list, limit: int = SHOWN_DIAGNOSTICS) -> list[str]:
+    """The diagnostics as text, the first `limit` of them, then one line counting the rest."""
+    texts = [d.render() for d in diags[:limit]]
+    rest = diags[limit:]
+    if rest:
+        errors = sum(1 for d in rest if d.severity == "error")
+        texts.append(f"... and {len(rest):,} more ({errors:,} errors, {len(rest) - errors:,} warnings) not shown: "
+                     "fix these first, or read them all with --json where the command has it")
+    return texts
 
 
 def _clip(text: str, width: int = 120) -> str:
