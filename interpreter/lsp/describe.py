@@ -57,12 +57,7 @@ def card_function_line(ix: GameIndex, name: str) -> str:
 def words(ix: GameIndex, name: str) -> list:
     """How players read an identifier in each language (catalogue words, or the identifier as words)."""
     tr = ix.content.translations
-    out = []
-    for lang in ix.voc.languages:
-        entry = tr.words.get(lang, {}).get(name)
-        if entry is not None:
-            out.append(f"- {language_name(lang)}: {escape(entry.text)}")
-    return out
+    return [f"- {language_name(lang)}: {escape(tr.word(lang, name))}" for lang in ix.voc.languages]
 
 
 def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of: str = "") -> str:

@@ -21,6 +21,10 @@ _RECORD_ID = re.compile(r"^[ \t]*-?[ \t]*id[ \t]*:[ \t]*['\"]?([A-Za-z0-9_]+)", 
 _YAML_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*:[ \t]*\[?([^\n]*)$")
 
 
+_IMPLICIT = {"this": ("entity", "the component whose effect this is"),
+             "you": ("player", "who controls the component now (its holder)")}
+
+
 @functools.lru_cache(maxsize=1)
 def keywords() -> tuple:
     """The language's keywords, read from its grammar (the quoted words of its rules)."""
@@ -74,6 +78,11 @@ def symbol_at(ix: GameIndex, s: Scan, path: Path, offset: int) -> tuple | None:
 def hover(ix: GameIndex, s: Scan, path: Path, offset: int) -> tuple | None:
     """(markdown, Place) for the name under the cursor, or None."""
     found = symbol_at(ix, s, path, offset)
+    i = s.token_at(offset)
+    if found is None and i is not None and s.tokens[i].text in _IMPLICIT and is_yaml(str(path)):
+        t = s.tokens[i]
+        kind, what = _IMPLICIT[t.text]
+        return f"```rules\n{t.text}: {kind}\n```\n\n{what}", Place(path, t.line, t.col, t.col + len(t.text))
     if found is None:
         return None
     key, i, place = found
