@@ -190,7 +190,7 @@ async def test_hovers(client, games):
     assert "**Император** (Russian (ru)): Замки наибольшего числа разных народов" in emperor
     assert "Declared in `cards/titles.yaml:5`" in emperor
     zone = await titles.hover("domains of p")
-    assert zone.startswith("```rules\nzone domains\n```") and "Russian (ru): владения" in zone
+    assert zone.startswith("```rules\nzone domains\n```") and "Russian (ru): владения" in zone and "English (en): domains" in zone
     assert "Declared in `game.yaml:" in zone
     race = await titles.hover("race: elves", shift=8)  # an enum value in a record, not in rule text
     assert race.startswith("```rules\nelves: race") and "Russian (ru): эльфы" in race
