@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema.
+"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -172,7 +172,22 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("game")
     co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
     co.set_defaults(handler=cmd_compile)
+
+    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
+    ls.set_defaults(handler=cmd_lsp)
     return p
+
+
+def cmd_lsp(args) -> int:
+    """The server's package is imported only here: pygls is an optional extra, and other commands never load it."""
+    try:
+        from interpreter.lsp.server import run
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise DiagnosticError([Diagnostic("USAGE", f"rules lsp needs the package '{err.name}', which is not installed",
+                                          hint='pip install "tabletop-rules[lsp]"')]) from None
+    return run()
 
 
 def cmd_compile(args) -> int:
