@@ -169,9 +169,9 @@ def _load_game(root: Path, texts: dict) -> GameContent:
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     _check_report(manifest.get("report") or {}, doc, voc, checker, report)
-    voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
-                                                                  if sig.kind == "function"}, report)
     found = scan(content.modules)
+    voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
+                                                                  if sig.kind == "function"}, report, found.option_names)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
     _localize(content)
     score = manifest.get("score")
