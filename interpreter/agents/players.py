@@ -100,26 +100,53 @@ class HumanAgent:
         self.recent = []
 
     def decide(self, decision: Decision, view) -> int:
+        answer = self._decide(decision)
+        self.answered += 1
+        return answer
+
+    def _decide(self, decision: Decision) -> int:
         from interpreter.present.table import table_model
-        from interpreter.present.terminal import option_order, screen, whole_table
-        from interpreter.present.words import Presenter
-        out = self.stdout
+        from interpreter.present.terminal import option_order, option_steps
+        from interpreter.present.words import Presenter, Shown
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
         shown = shown_to(decision, state)
         order = option_order(decision, state)
         model = table_model(self.session, decision.player) if state is not None else None
         heading = pr.say("your decision", player=pr.player(decision.player, False))
+        names = state.voc.table.steps if state is not None else ()
+        steps = option_steps(decision, shown, order, names)
+        if steps is None:  # the options in the order a person reads them
+            listed = Shown(shown.prompt, [shown.options[i] for i in order], [shown.keys[i] for i in order], shown.secret)
+            return order[self._ask(pr, listed, len(order), model, heading)]
+        first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
+                      shown.secret)
+        while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
+            step = steps[self._ask(pr, first, len(steps), model, heading)]
+            if len(step.options) == 1:
+                return step.options[0]
+            second = Shown(shown.prompt, [shown.options[i] for i in step.options], [shown.keys[i] for i in step.options],
+                           shown.secret)
+            picked = self._ask(pr, second, len(step.options), model, heading, back=True)
+            if picked is not None:
+                return step.options[picked]
+
+    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False) -> int | None:
+        """One screen and the person's answer: the index of one of `shown`'s n options (listed in that order),
+        or None for `-` where `back` allows it."""
+        from interpreter.present.terminal import screen, whole_table
+        out = self.stdout
+        order = list(range(n))
         page = 0
 
         def draw():
             if model is None:
-                lines = [heading, shown.prompt + ":"] + [f"  [{n}] {shown.options[i]}" for n, i in enumerate(order)]
+                lines = [heading, shown.prompt + ":"] + [f"  [{i}] {shown.options[i]}" for i in order]
                 return lines, 1
             return screen(model, pr, shown, order, self.recent, heading, page)
 
         lines, pages = draw()
-        out.write("\n" + "\n".join(lines) + "\n")
+        out.write("\n" + "\n".join(lines) + "\n" + (pr.say("step back") + "\n" if back else ""))
         self.recent = []
         while True:
             out.write("> ")
@@ -129,9 +156,11 @@ class HumanAgent:
             except OSError:  # the terminal went away (EIO after a hang-up): as the end of the input
                 line = ""
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
-                raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
+                raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(pr.viewer)} answered",
                                              hint="type an option's number, then Enter")])
             text = line.strip()
+            if back and text == "-":
+                return None
             if text in (">", "<"):
                 page = max(0, min(pages - 1, page + (1 if text == ">" else -1)))
                 lines, pages = draw()
@@ -151,13 +180,11 @@ class HumanAgent:
                     out.write(pr.say("nothing to undo") + "\n")
                     continue
                 out.write(pr.say("undone") + "\n")
-                raise Undo(decision.player if decision.player is not None else 0)
-            if text.isdigit() and int(text) < len(order):
-                self.answered += 1
-                return order[int(text)]
+                raise Undo(pr.viewer if pr.viewer is not None else 0)
+            if text.isdigit() and int(text) < n:
+                return int(text)
             matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
-                self.answered += 1
                 return matches[0]
             out.write(pr.say("not legal") + "\n")
 

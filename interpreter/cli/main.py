@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema.
+"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # output problems surface here, not at exit
         return code
     except DiagnosticError as err:
-        for d in err.diagnostics:
-            print(d.render(), file=sys.stderr)
+        for text in rendered(err.diagnostics):
+            print(text, file=sys.stderr)
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
@@ -153,7 +153,22 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("game")
     co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
     co.set_defaults(handler=cmd_compile)
+
+    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
+    ls.set_defaults(handler=cmd_lsp)
     return p
+
+
+def cmd_lsp(args) -> int:
+    """The server's package is imported only here: pygls is an optional extra, and other commands never load it."""
+    try:
+        from interpreter.lsp.server import run
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise DiagnosticError([Diagnostic("USAGE", f"rules lsp needs the package '{err.name}', which is not installed",
+                                          hint='pip install "tabletop-rules[lsp]"')]) from None
+    return run()
 
 
 def cmd_compile(args) -> int:
@@ -190,8 +205,8 @@ def cmd_validate(args) -> int:
         total += errors
         report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
         if not args.json:
-            for d in diags:
-                print(d.render())
+            for text in rendered(diags):
+                print(text)
             status = f"{errors} error(s)" if errors else "ok"
             if len(diags) > errors:
                 status += f", {len(diags) - errors} warning(s)"
@@ -206,6 +221,20 @@ def _exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):  # a name too long for the system
         return False
+
+
+SHOWN_DIAGNOSTICS = 100  # a person reads the first ones; a mistake repeated 3,000 times is one mistake
+
+
+def rendered(diags: list, limit: int = SHOWN_DIAGNOSTICS) -> list[str]:
+    """The diagnostics as text, the first `limit` of them, then one line counting the rest."""
+    texts = [d.render() for d in diags[:limit]]
+    rest = diags[limit:]
+    if rest:
+        errors = sum(1 for d in rest if d.severity == "error")
+        texts.append(f"... and {len(rest):,} more ({errors:,} errors, {len(rest) - errors:,} warnings) not shown: "
+                     "fix these first, or read them all with --json where the command has it")
+    return texts
 
 
 def _clip(text: str, width: int = 120) -> str:

@@ -21,6 +21,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "empty": {"en": "empty", "ru": "пусто"},
     "attribute": {"en": "{name} {value}", "ru": "{name} {value}"},
     "copy": {"en": "{name} #{n}", "ru": "{name} №{n}"},
+    # what caused a line or a question: a component's ability
+    "caused": {"en": "{cause}: {text}", "ru": "{cause}: {text}"},
+    "cause of": {"en": "{what} ({player})", "ru": "{what} ({player})"},
     "face down": {"en": "face down", "ru": "рубашкой вверх"},
     # zones
     "zone of": {"en": "{zone} of {owner}", "ru": "{zone} ({owner})"},
@@ -79,6 +82,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "secretly": {"en": " (secretly)", "ru": " (тайно)"},
     "no card in option": {"en": "(this option names no card)", "ru": "(в этом варианте нет карт)"},
     "no card on table": {"en": "(no card with a text is on the table)", "ru": "(на столе нет карт с текстом)"},
+    "step back": {"en": "(- goes back to the first step)", "ru": "(- — назад к первому шагу)"},
     "not legal": {"en": "not a legal option; type its number", "ru": "такого варианта нет; введите его номер"},
     # undo, interruption and resume (issue 22 §1)
     "undone": {"en": "(undone: back to your previous decision)", "ru": "(отменено: снова ваше прошлое решение)"},

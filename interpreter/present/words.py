@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from dsl.translations import Localized, Message, humanize, text_in
 from interpreter.present.phrases import say
-from interpreter.core.state import Entity, Zone
+from interpreter.core.state import Entity, Zone, holder
 from interpreter.present.views import back_of, can_see
 
 _META = {"copies"}  # record fields that are numbers but not part of what a card shows
@@ -184,7 +184,24 @@ class Presenter:
 
     def words(self, text) -> str:
         """A `log` or `ask` text (its Message, then a (value, type) per {expression}) in the reader's
-        language, its values through the reader's view."""
+        language, its values through the reader's view; a line told while a component's ability ran
+        says so first, unless it already names that component."""
+        said = self._words(text)
+        cause = getattr(text, "cause", None)
+        if cause is None or any(v is cause for v in _values(text)):
+            return said
+        return self.caused(cause, said)
+
+    def caused(self, cause, text: str) -> str:
+        """`Militia (P2): text`: the component whose ability caused it, through the view, and its holder."""
+        seen = can_see(cause, self.viewer)
+        what = self.told_apart(cause, entity_name(cause, self.lang)) if seen else self.unseen(cause)
+        seat = holder(cause)
+        if seat is not None:
+            what = self.say("cause of", what=what, player=self.player(seat, mark_you=False))
+        return self.say("caused", cause=what, text=text)
+
+    def _words(self, text) -> str:
         if not text:
             return ""
         if isinstance(text[0], Message):
@@ -193,6 +210,13 @@ class Presenter:
                 out.append(piece if isinstance(piece, str) else self.value(*text[1 + piece]))
             return "".join(out)
         return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in text)
+
+
+def _values(text):
+    """The values a `log` or `ask` text shows."""
+    for piece in text[1:] if text and isinstance(text[0], Message) else text:
+        if isinstance(piece, tuple) and piece:
+            yield piece[0]
 
 
 def describe(e: Entity, state=None) -> str:
@@ -229,6 +253,14 @@ def prompt(decision, state=None, viewer: int | None = None, lang: str | None = N
 def prompt_words(decision, state, viewer: int | None, lang: str | None = None) -> str:
     """The question in words: the `ask` text, or a plain sentence made from the kind of choice."""
     pr = Presenter(state, viewer, lang)
+    said = _question(pr, decision)
+    cause = decision.cause
+    if cause is None or (decision.question.words is not None and any(v is cause for v in _values(decision.question.words))):
+        return said
+    return pr.caused(cause, said)
+
+
+def _question(pr: Presenter, decision) -> str:
     q = decision.question
     if q.words is not None:
         return pr.words(q.words)
