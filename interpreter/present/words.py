@@ -371,36 +371,7 @@ def _entities(v):
             yield from _entities(x)
 
 
-# ---------------------------------------------------------------- the table
-SPELLED_OUT = 8  # a zone of the table with at most this many components shows their texts too
-
-
-def table(state, viewer: int | None, lang: str | None = None) -> list[str]:
-    """The table as `viewer` sees it, one line per zone that holds something, then the scores and
-    other public variables: names and values of what the viewer sees, counts of what it does not.
-    The components of a zone of the table (not a player's) that holds a few show their texts."""
-    pr = Presenter(state, viewer, lang)
-    lines = []
-    zones = list(state.game_zones.values())
-    order = [viewer] + [p for p in range(state.players) if p != viewer] if viewer is not None else range(state.players)
-    for p in order:
-        zones.extend(zs[p] for zs in state.player_zones.values())
-    for zone in zones:
-        if zone.items:
-            lines.append(f"{pr.zone(zone)}: {_contents(pr, zone)}")
-            if zone.owner is None and len(zone.items) <= SPELLED_OUT:
-                # the few cards in the middle of the table (a row of titles, the current ally) with their texts
-                lines.extend(f"    {pr.describe(e)}: {pr.card_text(e)}" for e in zone.items if can_see(e, viewer) and pr.card_text(e))
-    shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.game_vars.items() if _worth(v)]
-    if shown:
-        lines.append(f"{pr.say('game')}: " + ", ".join(shown))
-    for p in order:
-        shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.player_vars[p].items() if _worth(v)]
-        if shown:
-            lines.append(f"{pr.player(p)}: " + ", ".join(shown))
-    return lines
-
-
+# ---------------------------------------------------------------- what lies on a component
 def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
     seen, unseen = [], {}
     for e in zone.items:
@@ -414,26 +385,3 @@ def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
     for back, n in unseen.items():
         seen.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))
     return ", ".join(seen) or pr.say("empty")
-
-
-def _worth(v) -> bool:
-    return v is not None and v is not False and v != [] and v != {}
-
-
-def _var_type(state, name: str) -> str:
-    v = state.voc.variables.get(name)
-    return v.type if v is not None else "any"
-
-
-def key(state, viewer: int | None, lang: str | None = None) -> list[str]:
-    """The full text of every component the viewer sees on the table, each card once."""
-    pr = Presenter(state, viewer, lang)
-    out, done = [], set()
-    for zone in state.all_zones():
-        for e in zone.items:
-            if can_see(e, viewer) and pr.card_text(e):
-                line = f"{pr.describe(e)}: {pr.card_text(e)}"
-                if line not in done:
-                    done.add(line)
-                    out.append(line)
-    return out
