@@ -396,8 +396,9 @@ class Copier:
 
     def runtime(self, rt, state: State):
         new = type(rt).__new__(type(rt))
-        new.__dict__.update(rt.__dict__)
         self.memo[id(rt)] = new
+        for k, v in rt.__dict__.items():  # what is not named below is mapped (a stack, a set, a counter)
+            new.__dict__[k] = v if k in _SHARED_RT else self.value(v)
         new.state = state
         new.gv, new.pv, new.gz, new.pz, new.ents = (state.game_vars, state.player_vars, state.game_zones,
                                                    state.player_zones, state.entities)
@@ -410,8 +411,12 @@ class Copier:
         new.watched = list(rt.watched)
         res = rt.resolver
         nres = Resolver.__new__(Resolver)
-        nres.__dict__.update(res.__dict__)
         self.memo[id(res)] = nres
+        for k, v in res.__dict__.items():
+            if k in _SHARED_RESOLVER:
+                nres.__dict__[k] = v
+            elif k not in ("rt", "temporaries", "zones_cache", "active_cache", "static_keys", "running"):
+                nres.__dict__[k] = self.value(v)
         nres.rt = new
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
         nres.zones_cache = {}
@@ -420,6 +425,13 @@ class Copier:
         nres.running = {self.value(k) for k in res.running}
         new.resolver = nres
         return new
+
+
+# Attributes of the runtime and its resolver that a copy shares (the game's, never changed in play) or
+# sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
+_SHARED_RT = frozenset({"game", "cfs", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "account",
+                        "trace", "resolver", "reader"})
+_SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
 
 
 def copy_rng(rng: random.Random) -> random.Random:
@@ -451,7 +463,8 @@ def _copy_session(session):
         resumer = game.resumer = Resumer(game, type(session.rt))
     cp = Copier(resumer)
     new = type(session).__new__(type(session))
-    new.__dict__.update(session.__dict__)
+    for k, v in session.__dict__.items():  # game, flags, result, error: as they are; lists and the rest mapped
+        new.__dict__[k] = v if k in ("game", "state", "rt", "pending", "_gen", "result", "error") else cp.value(v)
     new.state = cp.state(session.state)
     new.rt = cp.runtime(session.rt, new.state)
     new.history = list(session.history)
