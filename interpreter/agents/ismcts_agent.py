@@ -23,13 +23,19 @@ def _require_openspiel():
 
 
 class ISMCTSAgent:
-    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1):
+    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1,
+                 worlds: int = 100):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
         self.simulations = simulations
         self.uct_c = uct_c
         self.rollouts = rollouts
+        # Drawing a world replays the game in it; a decision draws at most `worlds` of them and the
+        # simulations past that search copies of those (Session.copy), in turn.
+        self.worlds = worlds
+        self.drawn: tuple = (None, [])  # (the decision they were drawn at, the worlds)
+        self.turn = 0
         self.rng = random.Random(seed)
         self.np_rng = np.random.RandomState(seed % 2 ** 32)
         self.session = None
@@ -56,7 +62,15 @@ class ISMCTSAgent:
     def _resample(self, state, player):
         from interpreter.agents.line import sample
         from interpreter.agents.openspiel_game import RulesState
-        return RulesState(state.get_game(), sample(state.line, player, self.rng))
+        key = (len(state.line.answers), player, id(state.line))
+        if self.drawn[0] != key:
+            self.drawn = (key, [])
+        worlds = self.drawn[1]
+        if len(worlds) < self.worlds:
+            worlds.append(sample(state.line, player, self.rng))
+            return RulesState(state.get_game(), worlds[-1].copy())
+        self.turn += 1
+        return RulesState(state.get_game(), worlds[self.turn % len(worlds)].copy())
 
     def decide(self, decision, view) -> int:
         if self.session is None:
