@@ -82,7 +82,7 @@ class Encoder:
         zw = self.zone_width
         names = self.space.words if self.space is not None else None
         picked_ids = {names[a] for a in picked} if names is not None and picked else ()
-        seen_rows, unseen_zones = [], []
+        seen_rows, unseen_zones, at_, to_ = [], [], [], []
         out[0:self.at_counts:width] = 1.0  # "not seen", cleared below for each component seen
         zones: dict = {}  # id(zone) -> (slot, on, face-up part seen, places of its items); computed once per zone
         for e in state.entities.values():
@@ -109,15 +109,16 @@ class Encoder:
                 z[4][0] += 1
                 continue
             row = index[e.id] * width
-            out[row] = 0.0
-            out[row + z[0]] = 1.0
-            out[row + zw] = z[1]
             items = zone.items
-            out[row + zw + 1] = (items.index(e) if len(items) < 16 else _places(zones, zone)[id(e)]) / len(items)
+            # written at once below: numpy's item assignment costs more than the rest of the loop
+            at_.extend((row, row + z[0], row + zw, row + zw + 1))
+            to_.extend((0.0, 1.0, z[1], (items.index(e) if len(items) < 16 else _places(zones, zone)[id(e)]) / len(items)))
             if e.face_down:
-                out[row + zw + 2] = 1.0
+                at_.append(row + zw + 2)
+                to_.append(1.0)
             if e.id in picked_ids:
-                out[row + zw + 3] = 1.0
+                at_.append(row + zw + 3)
+                to_.append(1.0)
             seen_rows.append((row, e))
         for zone in unseen_zones:
             unseen = zones[id(zone)][4][0]
@@ -137,7 +138,10 @@ class Encoder:
                     for at, name, t in evars:
                         x = v.get(name)
                         if x is not None and x is not False and x != 0:  # 0 is what the row holds already
-                            out[row + at] = _number(x, t, player, n)
+                            at_.append(row + at)
+                            to_.append(_number(x, t, player, n))
+        if at_:
+            out[at_] = to_
         at = self.at_vars
         for name, t in self.game_vars:
             out[at] = _number(state.game_vars.get(name), t, player, n)
