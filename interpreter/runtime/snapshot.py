@@ -372,6 +372,9 @@ class Copier:
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)
         new.rng = copy_rng(old.rng)
+        for k, v in old.__dict__.items():  # an attribute added later is mapped, never shared by mistake
+            if k not in _STATE_KNOWN:
+                new.__dict__[k] = value(v)
         return new
 
     def attrs(self, a: dict, named: tuple) -> dict:
@@ -432,6 +435,9 @@ class Copier:
 _SHARED_RT = frozenset({"game", "cfs", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
+_STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
+                          "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
+                          "_entity_vars", "_vars_of_kind", "_entity_zones"})
 
 
 def copy_rng(rng: random.Random) -> random.Random:
