@@ -54,7 +54,7 @@ class ISMCTSAgent:
         self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants,
                               actions="indices")
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=self.np_rng)
+        evaluator = _rollouts(mcts)(n_rollouts=self.rollouts, random_state=self.np_rng)
         self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.bot.set_resampler(self._resample)
@@ -91,4 +91,21 @@ class ISMCTSAgent:
             # no world could be drawn from what this player knows: a random option, never a peek (counted)
             Sampling.no_world += 1
             return self.rng.randrange(len(decision.values))
+
+
+def _rollouts(mcts):
+    """OpenSpiel's random rollouts, the last one played on the state itself: ISMCTS evaluates the state
+    a simulation drew and descended to, then drops it, so copying it first is work for nothing."""
+
+    class InPlaceRollouts(mcts.RandomRolloutEvaluator):
+        def evaluate(self, state):
+            if self.n_rollouts == 1:
+                clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
+                try:
+                    return super().evaluate(state)
+                finally:
+                    state.clone = clone
+            return super().evaluate(state)
+
+    return InPlaceRollouts
 
