@@ -62,6 +62,8 @@ class ISMCTSAgent:
     def _resample(self, state, player):
         from interpreter.agents.line import sample
         from interpreter.agents.openspiel_game import RulesState
+        if self.worlds >= self.simulations:  # a world for every simulation: nothing to keep
+            return RulesState(state.get_game(), sample(state.line, player, self.rng))
         key = (len(state.line.answers), player, id(state.line))
         if self.drawn[0] != key:
             self.drawn = (key, [])
