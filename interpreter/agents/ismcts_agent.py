@@ -96,11 +96,21 @@ class ISMCTSAgent:
 
 
 def _rollouts(mcts):
-    """OpenSpiel's random rollouts, the last one played on the state itself: ISMCTS evaluates the state
-    a simulation drew and descended to, then drops it, so copying it first is work for nothing."""
+    """OpenSpiel's random rollouts, played on the state itself: ISMCTS evaluates the state a simulation
+    drew and descended to, then drops it, so copying it first is work for nothing."""
 
     class InPlaceRollouts(mcts.RandomRolloutEvaluator):
         def evaluate(self, state):
+            line = getattr(state, "line", None)
+            if self.n_rollouts == 1 and self.max_length is None and line is not None and not state.get_game().fixed:
+                # straight on the engine: an option drawn uniformly at each decision, as OpenSpiel's rollout
+                # draws among the legal actions (the option indices), with nobody listening to the log
+                session = line.session
+                session.rt.account = None
+                pick = self._random_state.randint
+                while session.pending is not None:
+                    session.answer(int(pick(len(session.pending.values))))
+                return np.array(line.returns())
             if self.n_rollouts == 1:
                 clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
                 try:
