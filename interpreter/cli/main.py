@@ -24,6 +24,8 @@ from interpreter.runtime.session import Session
 from interpreter.scenarios.run import find_scenarios, run_scenario
 from interpreter.cli.simulate import simulate
 from interpreter.present.views import view
+from interpreter.present.explain import entries_in_words, entry_lines, phrase
+from interpreter.present.why import Why, at_decision
 from interpreter.present.words import shown_to, telling
 
 
@@ -150,12 +152,17 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     rp.set_defaults(handler=cmd_replay)
 
-    ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
+    ex = sub.add_parser("explain", help="replay a log and show why things happened", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key), each thing once per decision; with --why, how the value of an expression came about.")
     ex.add_argument("log", type=Path)
     ex.add_argument("--json", action="store_true")
     ex.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
-    ex.add_argument("--decision", type=int, metavar="N", help="only what happened after decision N (0: before the first)")
+    ex.add_argument("--decision", type=int, metavar="N", help="only what happened after decision N (0: before the first), numbered as `rules replay` numbers them")
     ex.add_argument("--event", metavar="NAME", help="only abilities on this event, procedure or function")
+    ex.add_argument("--all", action="store_true", help="also modifiers whose condition did not hold")
+    ex.add_argument("--why", metavar="EXPR", help="an expression of the rules (players are P1, P2, ...), e.g. 'final_strength(P1)': "
+                    "its value and how it came about, part by part, with every modifier and its source")
+    ex.add_argument("--at", type=int, metavar="N", help="with --why: on the table after decision N (default: at the end of the log)")
+    ex.add_argument("--lang", help="the language of the names: en or ru (default as for play)")
     ex.set_defaults(handler=cmd_explain)
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
@@ -405,34 +412,43 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     log = read_log(args.log)
-    outcome = replay(log, trace=True, allow_changed=args.allow_changed_content)
-    trace = [e for e in outcome.session.rt.trace or []
-             if (args.decision is None or e["after_decision"] == args.decision) and (args.event is None or e["event"] == args.event)]
+    if args.at is not None and args.why is None:
+        raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
+    try:
+        game = load_compiled(log["game"])
+        lang = choose_language(game, args.lang)
+    except DiagnosticError:  # a log whose game cannot be loaded: the replay says why
+        game, lang = None, args.lang or "en"
+    if args.why is not None:
+        return _explain_why(args, log, game, lang)
+    outcome = replay(log, trace=True, allow_changed=args.allow_changed_content, lang=lang)
+    entries = [e for e in entries_in_words(outcome.session.rt.trace or [], outcome.session.state, lang, args.all)
+               if (args.decision is None or e["decision"] == args.decision) and (args.event is None or e["event_id"] == args.event)]
     if args.json:
-        print(json.dumps(trace, ensure_ascii=False, indent=1))
+        print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not trace:
-            print("no trigger, replacement or modifier fired in this game" if args.decision is None and args.event is None
-                  else "nothing fired there")
-        for entry in trace:
-            call = f"{entry['event']}({', '.join(entry['args'])})"
-            where = f"after decision {entry['after_decision']}" if entry["after_decision"] else "before the first decision"
-            if entry["kind"] == "modifier":
-                note = f": {entry['before']} becomes {entry['after']}"
-                if len(entry["order"]) > 1:
-                    note += " (applied last to first: the first listed has the final word)"
-            else:
-                note = f" ({len(entry['order']) - 1} more waiting)" if len(entry["order"]) > 1 else ""
-            print(f"{entry['kind']} on {call}, {where}{note}:")
-            for n, item in enumerate(entry["order"], 1):
-                who = "nobody" if item["controller"] is None else player_label(item["controller"])
-                key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
-                mark = str(n) if entry["kind"] == "modifier" else ("runs" if n == 1 else "waits")
-                result = f" -> {item['result']}" if "result" in item else ""
-                print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}{result}")
+        if not entries:
+            print(phrase(lang, "nothing in game" if args.decision is None and args.event is None else "nothing there"))
+        for entry in entries:
+            print("\n".join(entry_lines(entry, lang)))
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1
+
+
+def _explain_why(args, log: dict, game, lang: str) -> int:
+    """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
+    if game is None:
+        outcome = replay(log, allow_changed=args.allow_changed_content)
+        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
+        return 1
+    session = at_decision(game, log, args.at, lang, args.allow_changed_content)
+    part = Why(session, lang).explain(args.why)
+    if args.json:
+        print(json.dumps({"decision": len(session.history), **part.to_json()}, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(part.lines()))
+    return 0
 
 
 # ---------------------------------------------------------------- scenarios and schemas

@@ -43,12 +43,13 @@ def compile_statements(game: CompiledGame, stmts: list):
     return unit.namespace[name]
 
 
-def compile_expression(game: CompiledGame, node):
-    """One checked expression against a compiled game: fn(rt) -> value."""
+def compile_expression(game: CompiledGame, node, params: tuple = ()):
+    """One checked expression against a compiled game: fn(rt, *values of params) -> value.
+    `params` are the names of the locals it reads (a function's parameters, for tools that take one apart)."""
     unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
     name = unit.new_name("x_")
-    w = unit.writer(f"def {name}(rt):", node.span)
-    w.line(f"return {Expressions(game, set()).expr(node)}")
+    w = unit.writer(f"def {name}({', '.join(['rt', *(mangle(LOCAL, p) for p in params)])}):", node.span)
+    w.line(f"return {Expressions(game, set(params)).expr(node)}")
     w.dedent()
     unit.finish()
     return unit.namespace[name]

@@ -243,9 +243,13 @@ class Resolver:
                 "key": self._explain_key(c),
             } for c in chosen],
         }
+        # the values themselves, for tools that put them into words (never written out as they are)
+        entry["raw"] = {"args": list(args), "types": self.param_types(event, len(args)),
+                        "sources": [c.source for c in chosen], "results": [], "before": None, "after": None}
         if values is not None:
             before, after, results = values
             entry["before"], entry["after"] = label_of(before), label_of(after)
+            entry["raw"].update(before=before, after=after, results=list(results))
             for item, result in zip(entry["order"], results):
                 item["result"] = label_of(result)
         self.rt.trace.append(entry)

@@ -15,6 +15,9 @@ from interpreter.runtime.resolver import Resolver
 from interpreter.core.state import Entity, State, Zone, holder
 
 
+NOT_HELD = "its condition does not hold"  # a modifier's result in the trace when it did not apply
+
+
 @dataclass
 class Result:
     winners: list
@@ -195,7 +198,7 @@ class Runtime:
                 if held:
                     value = cand.hook.expr(self, b)
                 if results is not None:
-                    results.append(value if held else "its condition does not hold")
+                    results.append(value if held else NOT_HELD)
             if results is not None:
                 self.resolver.trace("modifier", name, found, list(args), (before, value, results[::-1]))
             return value
