@@ -380,7 +380,11 @@ def cmd_replay(args) -> int:
         _tell_as(log, viewer, tell, out, args.allow_changed_content, lang)
         outcome = replay(log, account=None, allow_changed=args.allow_changed_content)
     else:
-        outcome = replay(log, account=None if args.quiet else telling(tell), allow_changed=args.allow_changed_content, lang=lang)
+        def numbered(n, session, index):  # decisions numbered as `explain` numbers them; who decides, not what
+            d = session.pending
+            out.say(say(lang, "decision n", n=n, player=say(lang, "player", n=d.player + 1) if d.player is not None else say(lang, "nobody")))
+        outcome = replay(log, account=None if args.quiet else telling(tell), allow_changed=args.allow_changed_content, lang=lang,
+                         on_decision=None if args.quiet else numbered)
     out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
@@ -403,8 +407,8 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
                 return
             if d.player == viewer and 0 <= index < len(d.values):
                 shown = shown_to(d, session.state, viewer)
-                out.say("  " + say(lang, "you chose secretly" if shown.secret else "you chose",
-                                   prompt=shown.prompt, option=shown.options[index]))
+                out.say(say(lang, "decision n mine", n=len(session.history) + 1) + " " +
+                        say(lang, "you chose secretly" if shown.secret else "you chose", prompt=shown.prompt, option=shown.options[index]))
             session.answer(index)
     except (DiagnosticError, IllegalDecision):
         return

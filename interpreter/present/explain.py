@@ -103,7 +103,7 @@ def _key_value(pr, lang: str, part: str, value):
 
 
 def entry_lines(entry: dict, lang: str) -> list[str]:
-    call = f"{entry['event']}({', '.join(entry['args'])})"
+    call = f"{entry['event']} ({', '.join(entry['args'])})" if entry["args"] else entry["event"]
     n = entry["decision"]
     where = phrase(lang, "after decision", n=n) if n else phrase(lang, "before the first")
     if entry["kind"] == "modifier":
