@@ -260,11 +260,46 @@ def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Rep
     functions = [n for n, sig in checker.signatures.items() if sig.kind == "function" and len(sig.params) == 1]
     options = functions + [n for n, v in voc.variables.items() if v.scope == "player"] + \
         [n for n, z in voc.zones.items() if z.scope == "player"]
-    for label, name in (raw.get("per_player") or {}).items():
+    for label, entry in (raw.get("per_player") or {}).items():
+        name = entry.get("of") if isinstance(entry, dict) else entry
+        where = ("report", "per_player", label) + (("of",) if isinstance(entry, dict) else ())
         if name not in options:
             report.error("REF-UNDEF", f"report: per_player {label}: '{name}' is not a function of one player, "
-                         "a player variable or a player zone", doc.span(("report", "per_player", label)),
-                         did_you_mean(name, options))
+                         "a player variable or a player zone", doc.span(where), did_you_mean(name, options))
+        for i, v in enumerate(entry.get("matters_in") or () if isinstance(entry, dict) else ()):
+            if v not in voc.variants:
+                report.error("REF-UNDEF", f"report: per_player {label}: no variant '{v}'",
+                             doc.span(("report", "per_player", label, "matters_in", i)), did_you_mean(v, voc.variants))
+    by = played.get("playable_by")
+    if by:
+        if by["attribute"] not in voc.attributes:
+            report.error("REF-UNDEF", f"report: playable_by: no attribute '{by['attribute']}'",
+                         doc.span(("report", "played", "playable_by", "attribute")), did_you_mean(by["attribute"], voc.attributes))
+        if by["player"] not in options:
+            report.error("REF-UNDEF", f"report: playable_by: '{by['player']}' is not a function of one player, a player "
+                         "variable or a player zone", doc.span(("report", "played", "playable_by", "player")),
+                         did_you_mean(by["player"], options))
+    procedures = [n for n, sig in checker.signatures.items() if sig.kind in ("procedure", "event")]
+    for label, entry in (raw.get("length") or {}).items():
+        if entry["calls"] not in procedures:
+            report.error("REF-UNDEF", f"report: length {label}: no procedure '{entry['calls']}'",
+                         doc.span(("report", "length", label, "calls")), did_you_mean(entry["calls"], procedures))
+    for i, entry in enumerate(raw.get("ends") or ()):
+        _check_condition(entry["when"], ("report", "ends", i, "when"), doc, checker, report)
+
+
+def _check_condition(text: str, key: tuple, doc, checker: Checker, report: Report) -> None:
+    """A yes/no expression of the rules written in the manifest (how a game ended), checked where it stands."""
+    from dsl.parser import parse_expression
+    from dsl.types import Scope
+    try:
+        node = parse_expression(doc.source_of(key, text))
+    except DiagnosticError as err:
+        report.add(err.diagnostics)
+        return
+    found = checker.expr(node, Scope({}))
+    if found not in ("bool", "any"):
+        report.error("TYPE-MISMATCH", f"report: a game's end is told by a yes/no condition, not a {found}", doc.span(key))
 
 
 def _kind_requirements(doc, voc: Vocabulary) -> list:

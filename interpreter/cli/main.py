@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     pl.set_defaults(handler=cmd_play)
 
-    sm = sub.add_parser("simulate", help="play many random games", description="Play N games with random agents and report errors, wins by seat, decisions and time.")
+    sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
     sm.add_argument("--games", type=int, default=100)
     sm.add_argument("--players", type=int)
@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); the last repeats")
+    sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
+    sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
 
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
@@ -354,6 +357,13 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
+    kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
+    if not kinds or any(k not in AGENT_KINDS or k == "human" for k in kinds):
+        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name a bot per seat",
+                                          hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
+    args.agent_kinds = tuple(kinds)
+    args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
+    args.report_lang = choose_language(game, args.lang)
     return simulate(args, game, _game_ref(args.game), _players(game, args.players))
 
 

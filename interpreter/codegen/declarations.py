@@ -180,6 +180,8 @@ class Unit:
     def procedure(self, decl: ast.Procedure) -> None:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
+        if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
+            w.line(f"_counted(rt, {literal(decl.name)})")
         _count_call(w)
         body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
@@ -316,6 +318,12 @@ def _count_call(w, only_if_calls: bool = False) -> None:
     lines = ["    rt.calls += 1", f"    if rt.calls > {library.CALL_LIMIT}:", "        _too_many_calls(rt)"]
     w.lines[1:1] = lines
     w.spans[1:1] = [w.spans[0]] * len(lines)
+
+
+def _measured(game) -> set:
+    """The procedures whose calls measure a game's length (the manifest's `report: length`)."""
+    length = (game.content.manifest.get("report") or {}).get("length") or {}
+    return {entry["calls"] for entry in length.values() if isinstance(entry, dict) and isinstance(entry.get("calls"), str)}
 
 
 def _draws(expr) -> bool:

@@ -476,6 +476,13 @@ def show(value, t: str = "any", ids: bool = False) -> str:
     return str(value)
 
 
+def counted(rt, name: str) -> None:
+    """A call of a procedure a report counts (a round, a turn: the manifest's `report: length`)."""
+    found = rt.counted
+    if found is not None and name in found:
+        found[name] += 1
+
+
 def namespace() -> dict:
     """The globals of generated code: these helpers under fixed names that start with '_'."""
     names = {
@@ -494,6 +501,6 @@ def namespace() -> dict:
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
-        "_sorted": sorted, "_tuple": tuple,
+        "_sorted": sorted, "_tuple": tuple, "_counted": counted,
     }
     return names

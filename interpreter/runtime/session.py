@@ -84,6 +84,7 @@ class Runtime:
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
+        self.counted: dict | None = None  # procedure name -> calls so far, for reports (game length in rounds)
 
     # ------------------------------------------------------------ procedures and events
     def invoke(self, name: str, args: list):
