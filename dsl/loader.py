@@ -170,7 +170,8 @@ def _load_game(root: Path) -> GameContent:
     voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
                                                                   if sig.kind == "function"}, report)
     found = scan(content.modules)
-    check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
+    functions = {n for n, sig in checker.signatures.items() if sig.kind == "function"} | set(voc.card_functions)
+    check_translations(content.translations, found, _words_needed(content, doc, found.options), report, functions)
     _localize(content)
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):

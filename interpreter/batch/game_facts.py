@@ -15,7 +15,17 @@ per game; the report speaks of the card's record (all copies of a card are one r
 per_player: each label names, for each player at the end of the game, a function of one player
 (`function side_of(p: player) = ...`), a player variable or a player zone. The values are
 components (reported by their record), enum values, numbers or texts, or a list of them (a
-player may hold several titles, or none).
+player may hold several titles, or none). `{of: NAME, matters_in: [VARIANT]}` says the value has
+an effect only in those variants (the report leaves it out of others).
+
+played.playable_by {attribute, player}: a card whose record has that attribute can be played only by
+a player whose value (a function of one player, a variable or a zone) is the same; each game records
+every player's value, and the report compares the card only among those players.
+
+length {label: {calls: PROCEDURE}}: each call of the procedure is one (a round, a turn), counted as the
+game runs (the procedure's first line, written by the compiler, counts into `rt.counted`);
+ends [{when: CONDITION, text}]: read on the final table, the first that holds says how the game ended.
+Each game also records which records' components were in play (out of their starting zone) at its end.
 """
 from __future__ import annotations
 
