@@ -130,12 +130,14 @@ class Checker(StatementChecks, ExpressionChecks):
         elif isinstance(decl, ast.Function):
             self.expr(decl.expr, self.param_scope(decl.params, scope))
         elif isinstance(decl, (ast.Trigger, ast.Replacement)):
+            self.check_zones(decl, in_card)
             inner = self.pattern_scope(decl, decl.event, scope, ("procedure", "event"))
             if decl.cond is not None:
                 self.expect(decl.cond, inner, "bool")
             self.check_timing(decl)
             self.check_block(decl.body, inner, in_proc=False)
         elif isinstance(decl, ast.Modifier):
+            self.check_zones(decl, in_card)
             inner = self.pattern_scope(decl, decl.func, scope, ("function",))
             inner.names["value"] = self.function_type(decl.func)
             if decl.cond is not None:
@@ -147,6 +149,18 @@ class Checker(StatementChecks, ExpressionChecks):
         """The type a function returns, as inferred from its body (any when unknown)."""
         sig = self.signatures.get(name)
         return sig.returns if sig is not None else ANY
+
+    def check_zones(self, decl, in_card: bool) -> None:
+        """`in ZONE, ...` after a pattern: where a card's ability works (in place of its kind's active_in)."""
+        if not decl.zones:
+            return
+        if not in_card:
+            self.report.error("DSL-PLACE", "only a card's ability can say in which zones it works", decl.span,
+                              "abilities of rules text always apply; an 'until' ability lasts until its event")
+            return
+        for z in decl.zones:
+            if z not in self.voc.zones:
+                self.report.error("REF-UNDEF", f"unknown zone '{z}'", decl.span, did_you_mean(z, self.voc.zones))
 
     def check_timing(self, decl) -> None:
         if decl.timing is not None and decl.timing not in self.voc.priority.timings:

@@ -361,8 +361,9 @@ def _fill_defaults(content: GameContent) -> None:
 def _warn_inactive(content: GameContent) -> None:
     """Abilities on a kind that has no `active_in` zone can never apply: say so once per kind."""
     voc = content.vocabulary
-    owners = {m.owner for m in content.modules
-              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) for d in m.decls)}
+    owners = {m.owner for m in content.modules  # an ability that names its own zones (`in hand`) works there
+              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) and not d.zones
+                                             for d in m.decls)}
     seen: set = set()
     for rec in content.records:
         kind = voc.kinds.get(rec.data.get("kind"))

@@ -96,17 +96,20 @@ class ToAst(Transformer):
     def function_decl(self, meta, name, params, expr):
         return ast.Function(self._span(meta), str(name), params or [], expr)
 
-    def trigger(self, meta, event, pattern, cond, timing, body):
-        return ast.Trigger(self._span(meta), str(event), pattern or [], cond, timing, body)
+    def trigger(self, meta, event, pattern, zones, cond, timing, body):
+        return ast.Trigger(self._span(meta), str(event), pattern or [], cond, timing, body, zones)
 
-    def replacement(self, meta, event, pattern, cond, timing, body):
-        return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body)
+    def replacement(self, meta, event, pattern, zones, cond, timing, body):
+        return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body, zones)
+
+    def zones_clause(self, meta, names):
+        return names
 
     def watcher(self, meta, cond, body):
         return ast.Watcher(self._span(meta), cond, body)
 
-    def modifier(self, meta, func, pattern, cond, timing, expr):
-        return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
+    def modifier(self, meta, func, pattern, zones, cond, timing, expr):
+        return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr, zones)
 
     # -------------------------------------------------------------- statements
     def let_stmt(self, meta, name, type_name, value):
@@ -169,6 +172,9 @@ class ToAst(Transformer):
 
     def exactly(self, meta, tok):
         return ("exactly", ast.Num(self._tok_span(tok), self._int(tok)))
+
+    def exactly_expr(self, meta, expr):
+        return ("exactly", expr)
 
     def up_to(self, meta, expr):
         return ("up_to", expr)

@@ -12,7 +12,7 @@ from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part o
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import Entity, Zone, holder
+from interpreter.core.state import EVERYONE, Entity, Zone, holder
 
 
 # ---------------------------------------------------------------- collections
@@ -296,10 +296,12 @@ def shuffle(rt, zone) -> None:
 
 
 def reveal(rt, what) -> None:
+    """Components turn face up where they lie and read as themselves to every reader, also in a hidden
+    zone (a card revealed from a hand), until they move."""
     rt.version += 1
     for e in entities_of(what):
         e.face_down = False
-        e.seen_by = None
+        e.seen_by = EVERYONE
 
 
 def show_to(rt, what, player) -> None:

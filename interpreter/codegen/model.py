@@ -38,6 +38,7 @@ class Hook:
     body: object = None  # trigger/replacement: fn(rt, b), a generator function when `yields`
     expr: object = None  # modifier: fn(rt, b) -> the new value (b["value"] holds the old one)
     yields: bool = False
+    zones: tuple | None = None  # card abilities: where the card must lie (`in ZONE, ...`); None: its kind's active_in
 
 
 @dataclass
