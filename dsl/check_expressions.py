@@ -187,6 +187,12 @@ class ExpressionChecks:
         if attr_t is not None:
             self.report.error("TYPE-MISMATCH", f"'{name}' is an attribute of cards, not of a {obj_t}", span)
             return attr_t
+        if name in self.voc.zones:  # `p.hand`: a zone is read with `of`, as `move c to hand` is told too
+            obj = getattr(node, "obj", None)
+            owner = obj.id if isinstance(obj, ast.Name) else "OWNER"
+            self.report.error("REF-UNDEF", f"'{name}' is a zone, not an attribute or variable", span,
+                              f"'{name}' is a zone: write '{name} of {owner}'")
+            return "zone"
         candidates = list(self.voc.attributes) + list(self.voc.variables) + list(self.voc.zones) + ["id", "kind", "name"]
         self.report.error("REF-UNDEF", f"unknown attribute or variable '{name}'", span, did_you_mean(name, candidates))
         return ANY

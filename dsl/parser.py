@@ -387,7 +387,22 @@ class ToAst(Transformer):
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])
+        self._stray_brace(tok, raw, where)
         return ast.Str(span, parts, raw)
+
+    def _stray_brace(self, tok: Token, raw: str, where: list[int]) -> None:
+        """A brace that opens or closes no {interpolation}: the text would print it literally, which the
+        language does not allow (section 4), so it is almost always an unclosed `{`."""
+        literal = _INTERPOLATION.sub(lambda m: " " * len(m.group(0)), raw)
+        for i, ch in enumerate(literal):
+            if ch in "{}":
+                col = tok.column + 1 + where[i]
+                span = span_in(self.source, tok.line, col, tok.line, col + 1)
+                if ch == "{":
+                    self._fail(span, "this '{' is never closed: a text cannot hold a literal brace",
+                               "close the interpolation: \"{name}\", or write the brace out as words")
+                self._fail(span, "this '}' closes no '{': a text cannot hold a literal brace",
+                           "an interpolation is written \"{name}\"")
 
 
 def _unescape(body: str) -> tuple[str, list[int]]:
@@ -508,6 +523,9 @@ def _syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
             text_line = source.text.splitlines()[line - 1] if line <= len(source.text.splitlines()) else ""
             span = span_in(source, line, len(text_line) - len(text_line.lstrip()) + 1)
             return Diagnostic("DSL-INDENT", "unexpected indentation", span, "indent only after a line ending with ':'")
+        said = _what_was_meant(source, err, line, col, span)
+        if said is not None:
+            return said
         expected = sorted(_EXPECTED_WORDS.get(t, repr(t.lower()) if t.isupper() and not t.startswith("__") else t)
                           for t in err.expected if not t.startswith("__ANON"))
         found = "end of line" if tok.type == "_NL" else ("end of block" if tok.type == "_DEDENT" else repr(str(tok)))
@@ -516,6 +534,31 @@ def _syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedEOF):
         return Diagnostic("DSL-SYNTAX", "unexpected end of text", span)
     return Diagnostic("DSL-SYNTAX", str(err).splitlines()[0], span)
+
+
+_CHOOSE_COUNT = re.compile(r"^\s*choose\s+(?!(?:by|ask|order|up|at|exactly)\b)")
+
+
+def _what_was_meant(source: Source, err: UnexpectedToken, line: int, col: int, span: Span) -> Diagnostic | None:
+    """The slips whose plain parser message says what was found but not what was meant: a block left
+    unindented, `=` for `==`, and a computed number of choices without `exactly`."""
+    lines = source.text.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    tok = err.token
+    previous = next((x for x in reversed(lines[:line - 1]) if x.strip() and not x.lstrip().startswith("#")), None)
+    lead = len(text) - len(text.lstrip())
+    if previous is not None and col == lead + 1 and previous.split("#")[0].rstrip().endswith(":") \
+            and lead <= len(previous) - len(previous.lstrip()):
+        return Diagnostic("DSL-INDENT", "the block after this line's ':' is not indented", span,
+                          "indent the lines of the block under the line ending with ':' (4 spaces is usual)")
+    if str(tok) == "=" and "EQUAL" not in err.expected:
+        return Diagnostic("DSL-SYNTAX", "'=' gives a value; to compare, write '=='", span, "for example: if x == 2:")
+    head = _CHOOSE_COUNT.match(text)
+    if head is not None and tok.type != "_NL" and " in " in text[head.end():] and col - 1 < text.index(" in ", head.end()):
+        return Diagnostic("DSL-SYNTAX", "a number of choices worked out by an expression is written 'choose exactly "
+                          "EXPR NAME in ...'", span, "for example: choose exactly len(hand of p) - 3 cards in hand of p by p "
+                          "(a plain number needs no 'exactly': choose 2 cards in ...)")
+    return None
 
 
 def _run(source: Source, start: str):

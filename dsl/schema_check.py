@@ -35,10 +35,21 @@ def validate(doc: YamlDoc, schema: dict) -> list[Diagnostic]:
     return out
 
 
+def _where(doc: YamlDoc, path: tuple) -> str:
+    """A path in words, a record named by its id rather than its place in the file ('dwarves_archer.strength')."""
+    parts = [str(p) for p in path]
+    data = doc.data
+    if path and isinstance(path[0], int) and isinstance(data, list) and 0 <= path[0] < len(data):
+        rid = data[path[0]].get("id") if isinstance(data[path[0]], dict) else None
+        if isinstance(rid, str) and rid:
+            parts[0] = rid if len(parts) > 1 else f"record '{rid}'"
+    return ".".join(parts) or "the document"
+
+
 def _diagnose(doc: YamlDoc, err) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     code = _CODES.get(err.validator, "SCHEMA-VALUE")
-    where = ".".join(str(p) for p in path) or "the document"
+    where = _where(doc, path)
     if err.validator == "additionalProperties":
         allowed = list((err.schema.get("properties") or {}).keys())
         extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
