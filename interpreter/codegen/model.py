@@ -58,6 +58,7 @@ class CompiledGame:
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
+    partial_attributes: frozenset | None = None  # attributes some records lack, without a default (codegen)
 
     @property
     def card_functions(self) -> "CardFunctions":
