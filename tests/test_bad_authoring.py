@@ -138,7 +138,7 @@ def test_schema_messages_name_records_by_id(tmp_path):
 
 
 @pytest.mark.parametrize("rules, code, line, col, says", [
-    ("procedure play():\n    for p in players:\n    pass\n", "DSL-INDENT", 3, 5, "is not indented"),
+    ("procedure play():\n    for p in players:\n    pass\n", "DSL-INDENT", 3, 5, "is not indented, but the line above ends with"),
     ("procedure play():\n    if player_count = 2:\n        pass\n", "DSL-SYNTAX", 2, 21, "to compare, write '=='"),
     ("procedure play():\n    choose len(pile) - 1 cs in pile by players[0]\n", "DSL-SYNTAX", 2, 15, "choose exactly EXPR NAME in"),
 ])
