@@ -66,4 +66,7 @@ def _diagnose(doc: YamlDoc, err) -> list[Diagnostic]:
         return [Diagnostic(code, f"{where} must be of type {err.validator_value}, not {type(err.instance).__name__}", doc.span(path))]
     if err.validator in ("allOf", "if", "then"):
         return []
+    if err.validator == "anyOf" and err.context:
+        # one of several forms (a word, or a mapping): the error of the form the value came closest to
+        return _diagnose(doc, max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type")))
     return [Diagnostic(code, f"{where}: {err.message}", doc.span(path))]
