@@ -26,6 +26,9 @@ class Checker(StatementChecks, ExpressionChecks):
         self.unparsed: set = set(unparsed or ())
         self._returns: list | None = None  # types of the `return` values of the procedure being checked
         self.loops = 0  # loops around the statement being checked, within its own body
+        self.records: dict = {}  # record id -> its data (defaults filled in), set by the loader: ATTR-MISSING
+        self.owner: str | None = None  # the record whose effect is being checked
+        self.reads: set = set()  # the locals read by the ability being checked (DSL-UNUSED, dsl/lint.py)
 
     # ------------------------------------------------------------ declarations
     def declare(self, modules: list) -> None:
@@ -91,8 +94,10 @@ class Checker(StatementChecks, ExpressionChecks):
                 self.check_decl(decl, False, self.base_scope(False))
         self.report = saved
         for module in modules:
+            self.owner = module.owner
             for decl in module.decls:
                 self.check_decl(decl, module.owner is not None, self.base_scope(module.owner is not None))
+        self.owner = None
 
     def base_scope(self, in_card: bool) -> Scope:
         names: dict = {}
@@ -103,10 +108,13 @@ class Checker(StatementChecks, ExpressionChecks):
 
     def check_decl(self, decl, in_card: bool, scope: Scope) -> None:
         saved_loops, self.loops = self.loops, 0
+        saved_reads, self.reads = self.reads, set()
         try:
             self._check_decl(decl, in_card, scope)
         finally:
             self.loops = saved_loops
+            decl.reads = self.reads  # what an ability reads, its `until` abilities included
+            self.reads = saved_reads | self.reads
 
     def _check_decl(self, decl, in_card: bool, scope: Scope) -> None:
         if isinstance(decl, ast.Watcher):

@@ -7,8 +7,7 @@ see them with a code and a position.
   meant: the ability then fires for every card played, not for its own);
 - DSL-SELF: a card's ability on an event about a component whose pattern and condition never mention `this`,
   so it cannot tell its own card from the others;
-- ATTR-MISSING: `this.x` (or `@id.x`) where that very record has no attribute x and x has no default: it reads
-  none, and arithmetic on it fails at run time.
+(ATTR-MISSING, an attribute read on a record known to lack it, is told by the checker, which resolves it.)
 """
 from __future__ import annotations
 
@@ -16,12 +15,11 @@ import re
 
 from dsl import ast
 from dsl.diagnostics import Report, Span
-from dsl.vocabulary import RECORD_FIELDS, Vocabulary
 
 _ABILITIES = (ast.Trigger, ast.Replacement, ast.Modifier)
 
 
-def lint(modules: list, records: dict, voc: Vocabulary, report: Report) -> None:
+def lint(modules: list, records: dict, report: Report) -> None:
     """`records`: record id -> its data (defaults filled in), for the attributes a card's own record has."""
     found = [(module, ability, nested) for module in modules for decl in module.decls
              for ability, nested in _abilities(decl)]
@@ -33,8 +31,6 @@ def lint(modules: list, records: dict, voc: Vocabulary, report: Report) -> None:
         _unused_names(ability, module.owner is not None, report)
         if module.owner is not None and not nested:
             _selfless(ability, _kind(records, module.owner), selfish, report)
-    for module in modules:
-        _missing_attributes(module, records, voc, report)
 
 
 def _kind(records: dict, rid: str | None):
@@ -46,15 +42,28 @@ def _event(decl) -> str:
     return decl.func if isinstance(decl, ast.Modifier) else decl.event
 
 
-def _abilities(decl, nested: bool = False):
+def _abilities(decl):
     """(ability, inside an `until`?) for the abilities of a declaration and those its `until`s hold."""
     if isinstance(decl, _ABILITIES):
-        yield decl, nested
-    for node in _walk(decl):
-        if isinstance(node, ast.Until):
-            for d in node.decls:
+        yield decl, False
+    stack = list(getattr(decl, "body", None) or ())
+    while stack:  # statements only: an `until` is a statement, never inside an expression
+        s = stack.pop()
+        if isinstance(s, ast.Until):
+            for d in s.decls:
                 if isinstance(d, _ABILITIES):
                     yield d, True
+                    stack.extend(getattr(d, "body", None) or ())
+        elif isinstance(s, ast.If):
+            for _, body in s.branches:
+                stack.extend(body)
+            stack.extend(s.other or ())
+        elif isinstance(s, ast.Menu):
+            for option in s.options:
+                stack.extend(option.body)
+            stack.extend(s.otherwise or ())
+        else:
+            stack.extend(getattr(s, "body", None) or ())
 
 
 def _walk(node):
@@ -67,6 +76,9 @@ def _walk(node):
 
 
 def _names_read(decl) -> set:
+    reads = getattr(decl, "reads", None)  # noted by the checker as it resolved each name
+    if reads is not None:
+        return reads
     return _read([decl.cond, getattr(decl, "expr", None), *getattr(decl, "body", [])])
 
 
@@ -82,6 +94,8 @@ def _read(parts: list) -> set:
 
 
 def _unused_names(decl, in_card: bool, report: Report) -> None:
+    if all(n in ("_", "this", "you") for n in decl.pattern):
+        return
     used = _names_read(decl)
     sig = getattr(decl, "signature", None)
     for i, name in enumerate(decl.pattern):
@@ -103,12 +117,13 @@ def _selfless(decl, kind, selfish: set, report: Report) -> None:
     sig = getattr(decl, "signature", None)
     if sig is None or "this" in decl.pattern:
         return
-    used = _names_read(decl)
+    if not any((kind, sig.name, i) in selfish for i in range(len(decl.pattern))):
+        return
     cond = _read([decl.cond])
     for i, name in enumerate(decl.pattern):
         if (kind, sig.name, i) not in selfish or "this" in cond or name in cond:
             continue
-        if name != "_" and name not in used:
+        if name != "_" and name not in _names_read(decl):
             continue  # told already (DSL-UNUSED)
         report.warning("DSL-SELF", f"this ability fires whenever '{sig.name}' is about any {kind}, not only about "
                        "this card, though other cards of its kind name 'this' there", _name_span(decl.span, name),
@@ -133,34 +148,3 @@ def _name_span(span: Span, name: str) -> Span:
     if m is None:
         return span
     return Span(span.path, span.line, m.start() + 1, m.end() + 1, text)
-
-
-def _missing_attributes(module, records: dict, voc: Vocabulary, report: Report) -> None:
-    """`this.x` in a card's effect, `@id.x` anywhere: the record is known, so a missing x is known too."""
-    for node in (n for d in module.decls for n in [d, *_walk(d)]):
-        if not isinstance(node, (ast.Attr, ast.Of)) or getattr(node, "ref", None) != ("attr", node.name):
-            continue
-        name = node.name
-        if name in RECORD_FIELDS or name in voc.attribute_defaults:
-            continue
-        obj = node.obj if isinstance(node, ast.Attr) else node.arg
-        if isinstance(obj, ast.Name) and obj.id == "this" and module.owner is not None:
-            rid = module.owner
-        elif isinstance(obj, ast.EntityRef):
-            rid = _record_of(obj.id, records)
-        else:
-            continue
-        data = records.get(rid)
-        if data is None or name in data:
-            continue
-        report.warning("ATTR-MISSING", f"'{rid}' has no attribute '{name}', and '{name}' has no default: this reads none",
-                       node.span, f"give '{rid}' a {name}, or the attribute a default in game.yaml "
-                       f"({name}: {{type: {voc.attributes.get(name, 'number')}, default: ...}})")
-
-
-def _record_of(eid: str, records: dict) -> str | None:
-    """The record of a component id (a copy `x_2` is of the record `x`)."""
-    if eid in records:
-        return eid
-    head, _, tail = eid.rpartition("_")
-    return head if tail.isdigit() and head in records else None

@@ -151,10 +151,11 @@ def _load_game(root: Path) -> GameContent:
     _warn_inactive(content)
 
     checker = Checker(voc, set(content.entity_ids), report, unparsed)
+    checker.records = {r.id: r.data for r in content.records}
     checker.declare(content.modules)
     checker.check_modules(content.modules)
     content.checker = checker
-    lint(content.modules, {r.id: r.data for r in content.records}, voc, report)
+    lint(content.modules, checker.records, report)
     start = manifest.get("start")
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
