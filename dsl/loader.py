@@ -12,6 +12,7 @@ from dsl import ast
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
 from dsl.inputs import decode, read_text
+from dsl.lint import lint
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.table_spec import read_table_spec
@@ -152,9 +153,11 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     _warn_inactive(content)
 
     checker = Checker(voc, set(content.entity_ids), report, unparsed)
+    checker.records = {r.id: r.data for r in content.records}
     checker.declare(content.modules)
     checker.check_modules(content.modules)
     content.checker = checker
+    lint(content.modules, checker.records, report)
     start = manifest.get("start")
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
@@ -311,7 +314,9 @@ def _kind_requirements(doc, voc: Vocabulary) -> list:
         kind = voc.kinds.get(item.get("kind")) if isinstance(item, dict) and isinstance(item.get("kind"), str) else None
         for name in kind.required if kind is not None else ():
             if name not in item:
-                out.append(Diagnostic("SCHEMA-REQUIRED", f"missing required field '{name}' in {i}", doc.span((i,))))
+                rid = item.get("id")
+                what = f"record '{rid}'" if isinstance(rid, str) else f"record {i + 1} of the file"
+                out.append(Diagnostic("SCHEMA-REQUIRED", f"missing required field '{name}' in {what}", doc.span((i,))))
     return out
 
 
@@ -403,8 +408,9 @@ def _fill_defaults(content: GameContent) -> None:
 def _warn_inactive(content: GameContent) -> None:
     """Abilities on a kind that has no `active_in` zone can never apply: say so once per kind."""
     voc = content.vocabulary
-    owners = {m.owner for m in content.modules
-              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) for d in m.decls)}
+    owners = {m.owner for m in content.modules  # an ability that names its own zones (`in hand`) works there
+              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) and not d.zones
+                                             for d in m.decls)}
     seen: set = set()
     for rec in content.records:
         kind = voc.kinds.get(rec.data.get("kind"))
@@ -467,10 +473,15 @@ def _file_list(root: Path, entries, report: Report, doc: YamlDoc, key: str) -> l
 
 def _register_ids(content: GameContent) -> None:
     for rec in content.records:
+        told = False  # one error per record, not one per copy (`copies: 10`)
         for eid in entity_ids_of(rec.data):
             if eid in content.entity_ids:
                 other = content.entity_ids[eid]
-                content.report.error("REF-DUP", f"the id '{eid}' is used twice", rec.span("id"), f"the first is at {other.span('id')}")
+                if not told:
+                    said = f"the id '{eid}' is used twice" if eid == rec.id else \
+                        f"the id '{eid}' (a copy of '{rec.id}') is used twice"
+                    content.report.error("REF-DUP", said, rec.span("id"), f"the first is at {other.span('id')}")
+                    told = True
                 continue
             content.entity_ids[eid] = rec
 

@@ -224,6 +224,8 @@ class Unit:
         kind = _KIND[type(decl)]
         event = decl.func if kind == "modifier" else decl.event
         hook = Hook(kind, event, owner, list(decl.pattern), decl.timing, self.hook_order, decl.span)
+        if owner is not None and decl.zones:
+            hook.zones = tuple(decl.zones)
         names = set(captured) | {n for n in decl.pattern if n not in ("_", "this")}
         if owner is not None or "this" in captured:
             names.add("this")
