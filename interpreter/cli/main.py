@@ -8,6 +8,7 @@ import argparse
 import errno
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -172,7 +173,42 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("game")
     co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
     co.set_defaults(handler=cmd_compile)
+
+    sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
+    sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.set_defaults(handler=cmd_serve)
     return p
+
+
+# ---------------------------------------------------------------- serve
+def cmd_serve(args) -> int:
+    try:  # the web extra: imported only here, so the rest of `rules` needs none of it
+        import uvicorn
+
+        from interpreter.web.app import make_app
+        from interpreter.web.store import default_db
+    except ImportError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
+                                          hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if not 0 <= args.port <= 65535:
+        raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    folders = [locate(g) for g in args.games]
+    db = args.db or default_db()
+    try:
+        app = make_app(db, folders)
+    except sqlite3.Error as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rules serve: listening on http://{shown}:{args.port}/ (games kept in {db})", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("  others on this network can join: give them the seat links with this machine's address", flush=True)
+    server.run()
+    return 0
 
 
 def cmd_compile(args) -> int:
