@@ -93,8 +93,11 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         except ValueError:
             raise Refused(422, "the number of players is not a number") from None
         kinds = [one(f"seat{i}", "random") for i in range(min(players, 32))]
+        seed = one("seed").strip()
+        if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
+            raise Refused(422, "a seed is a whole number below 2147483648")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       None, one("hotseat") == "1")
+                                       int(seed) if seed else None, one("hotseat") == "1")
         return _html(pages.links(env, room, _lang(request)))
 
     async def game_page(request: Request):
@@ -249,7 +252,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
-                    max_body_size=MAX_BODY)
+                    max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store
     return app

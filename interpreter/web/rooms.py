@@ -240,8 +240,6 @@ class Room:
                 raise Refused(403, "this link holds no seat of this game")
             if self.seats[seat].kind != "person" or not self.can_undo():
                 raise Refused(409, "undo is for a game of one person, or of one device (hot-seat)")
-            if self.status == "error":
-                raise Refused(409, "the game stopped on an error")
             n = self._undo_point()
             self.store.truncate(self.id, n)
             kept = self.deciders[:n]

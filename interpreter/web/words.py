@@ -14,6 +14,7 @@ WEB: dict[str, dict[str, str]] = {
     "random": {"en": "random bot", "ru": "случайный бот"},
     "ismcts": {"en": "ISMCTS bot", "ru": "бот ISMCTS"},
     "hotseat": {"en": "all persons play on this device (hot-seat)", "ru": "все люди играют на этом устройстве"},
+    "seed": {"en": "Seed (blank: random)", "ru": "Зерно (пусто: случайное)"},
     "start": {"en": "Start the game", "ru": "Начать игру"},
     "games running": {"en": "Games on this server", "ru": "Игры на этом сервере"},
     "watch": {"en": "watch", "ru": "смотреть"},
