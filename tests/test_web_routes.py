@@ -189,9 +189,15 @@ def test_logs_are_everyones_when_the_game_ends_and_the_one_persons_before(server
     assert client.get(f"/g/{gid}/log.json").status_code == 403
     assert client.post(f"/api/g/{gid}/log", json={"token": p1}).status_code == 403
     solo, (s1, _), _ = new_game(client, seats=("person", "random"))
+    v = view(client, solo, s1)
+    assert answer(client, solo, s1, v["decision"], option_of(v, "Plain card")).status_code == 200
     r = client.post(f"/api/g/{solo}/log", json={"token": s1})
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     assert not any(t in r.text for t in (p1, p2, s1))
+    unfinished = r.json()
+    assert unfinished["unfinished"] and replay(unfinished).matches  # `rules replay` checks it up to where it was written
+    unfinished["decisions"] = unfinished["decisions"][:-1]
+    assert not replay(unfinished).matches
     room = app.state.rooms.get(gid)
     tokens = (p1, p2)
     while room.status == "playing":  # both persons play on: plain cards, the first area

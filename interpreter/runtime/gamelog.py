@@ -204,8 +204,10 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
             return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
     if logged_error:
         return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
-    if session.pending is not None:
+    if session.pending is not None and not log.get("unfinished"):
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
+    if session.pending is None and log.get("unfinished"):
+        return ReplayOutcome(False, "the log says the game was unfinished, the replay ends it", session)
     digest = session.state.digest()
     if digest != log["final_state"]:
         return ReplayOutcome(False, f"the final state differs ({digest}, the log says {log['final_state']})" +
@@ -217,4 +219,5 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
                                     f"the replay gives {', '.join(winners) or 'nobody'}", session)
     if result is not None and log["result"]["scores"] != result.scores:
         return ReplayOutcome(False, f"the log says the scores are {log['result']['scores']}, the replay gives {result.scores}", session)
-    return ReplayOutcome(True, "the replay reproduces the logged game exactly" + (f" ({notes[0]})" if notes else ""), session)
+    exact = "the replay reproduces the logged game exactly" + (" (unfinished: up to where it was written)" if log.get("unfinished") else "")
+    return ReplayOutcome(True, exact + (f" ({notes[0]})" if notes else ""), session)

@@ -275,6 +275,8 @@ class Room:
             log = make_log(self.session, self.row.game)
             if self.error is not None:
                 log["error"] = self.error
+            elif self.session.pending is not None:
+                log["unfinished"] = True  # `rules replay` checks it up to here
             return log
 
 
