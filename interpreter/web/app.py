@@ -98,11 +98,12 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
             raise Refused(422, "a seed is a whole number below 2147483648")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
                                        int(seed) if seed else None, one("hotseat") == "1")
-        return _html(pages.links(env, room, _lang(request)))
+        return _html(pages.links(env, room, room.row.lang))
 
     async def game_page(request: Request):
         room = rooms.get(request.path_params["gid"])
-        return _html(pages.game_page(env, room, _lang(request)))
+        asked = request.query_params.get("lang")  # the page's language: asked for, else the game's
+        return _html(pages.game_page(env, room, asked if asked in LANGUAGES else room.row.lang))
 
     async def answer(request: Request):
         data = await _json_body(request)
