@@ -247,3 +247,19 @@ def test_a_russian_game_reads_in_russian(server):
     gid, (p1, _, _, _), _ = new_game(client, "kings_bounty", 4, ("person", "random", "random", "random"), lang="ru")
     html = view(client, gid, p1, "ru")["html"]
     assert "Ваше решение" in html and "Вы играете" in html and "Your decision" not in html
+
+
+def test_an_answer_the_store_cannot_commit_is_refused_and_the_game_stays_as_stored(server, monkeypatch):
+    import sqlite3
+    app, client = server
+    gid, (p1, _), _ = new_game(client, seats=("person", "random"))
+    v = view(client, gid, p1)
+    before = snapshot(app, gid)
+
+    def full(*_args):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(app.state.store, "save", full)
+    assert answer(client, gid, p1, v["decision"], option_of(v, "Plain card")).status_code == 503
+    assert snapshot(app, gid) == before
+    monkeypatch.undo()
+    assert answer(client, gid, p1, v["decision"], option_of(v, "Plain card")).status_code == 200

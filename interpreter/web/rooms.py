@@ -70,12 +70,15 @@ class Room:
         self.listeners: list = []  # callables told (with no argument) after every change
         self.error: dict | None = row.error
         self.status = row.status
+        self.saved_status = row.status
+        self.unsaved: list = []  # decisions applied, not yet committed: (n, seat, option, label)
         if self.status == "playing" and row.content_hash != self.game.content.content_hash:
             # its decisions may mean something else now: the game stops rather than play on wrongly
             self.status = "error"
             self.error = Diagnostic("RUN-ERROR", "the game's content changed since this game started",
                                     hint="download its log and replay it with --allow-changed-content").to_json()
             store.set_status(self.id, "error", self.error)
+            self.saved_status = "error"
         self._rebuild([c for _, c, _ in row.decisions], [s for s, _, _ in row.decisions])
         if self.status == "playing":
             self.advance()
@@ -106,7 +109,7 @@ class Room:
             self._fail(err, store=self.status != "error")
             return
         if self.status == "playing" and self.session.pending is None:
-            self.status = "finished"
+            self.status = self.saved_status = "finished"
             self.store.set_status(self.id, "finished")
 
     def _tell(self, to, text, state, _viewer) -> None:
@@ -129,6 +132,7 @@ class Room:
         self.status = "error"
         if store:
             self.store.set_status(self.id, "error", self.error)
+            self.saved_status = "error"
 
     # ------------------------------------------------------------ who decides
     def decider(self) -> int | None:
@@ -182,27 +186,42 @@ class Room:
             if type(option) is not int or not 0 <= option < len(self.session.pending.values):
                 raise Refused(422, "that option is not offered")
             self._apply(seat, option)
-            self.advance(notify=False)
+            self.advance(notify=False, save=False)
+            self._save()
         self.changed()
 
     def _apply(self, seat: int, option: int) -> None:
+        """Apply one answer and keep it for the next _save (which commits before anyone is told)."""
         n = len(self.session.history)
-        label = self.session.pending.label(option)
-        try:
-            self.store.add_decision(self.id, n, seat, option, label)  # on disk before it counts
-        except sqlite3.IntegrityError:
-            raise Refused(409, "that decision is already answered") from None
+        self.unsaved.append((n, seat, option, self.session.pending.label(option)))
         self._answered(seat)
         try:
             self.session.answer(option)
         except DiagnosticError as err:
-            self._fail(err)
+            self._fail(err, store=False)
             return
         if self.session.pending is None:
             self.status = "finished"
-            self.store.set_status(self.id, "finished")
 
-    def advance(self, limit: int = 100_000, notify: bool = True) -> None:
+    def _save(self) -> None:
+        """Commit the decisions applied since the last save, and the game's status, in one transaction: before
+        an answer is acknowledged and before any page is told. A person's answer and the bots' answers after it
+        share one commit (one fsync); a server killed before it acknowledged nothing, and replays the rest."""
+        if not self.unsaved and self.status == self.saved_status:
+            return
+        rows, self.unsaved = self.unsaved, []
+        try:
+            self.store.save(self.id, rows, self.status, self.error)
+        except sqlite3.Error:
+            # the store could not take it: back to what it holds, and the request is refused
+            stored = [r for r in self.store.games() if r.id == self.id]
+            if stored:
+                self.status, self.error = stored[0].status, stored[0].error
+                self._rebuild([c for _, c, _ in stored[0].decisions], [x for x, _, _ in stored[0].decisions])
+            raise Refused(503, "the games database cannot be written now; try again") from None
+        self.saved_status = self.status
+
+    def advance(self, limit: int = 100_000, notify: bool = True, save: bool = True) -> None:
         """Bots answer until a person is asked or the game ends."""
         with self.lock:
             moved = False
@@ -213,6 +232,8 @@ class Room:
                 self._apply(seat, self._bot_choice(seat))
                 moved = True
                 limit -= 1
+            if save:
+                self._save()
         if moved and notify:
             self.changed()
 
@@ -244,7 +265,7 @@ class Room:
             self.store.truncate(self.id, n)
             kept = self.deciders[:n]
             choices = self.session.history[:n]
-            self.status = "playing"
+            self.status = self.saved_status = "playing"
             self.error = None
             self._rebuild(choices, kept)
         self.changed()

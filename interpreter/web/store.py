@@ -110,6 +110,13 @@ class Store:
         """Committed before it returns; a decision number already stored raises sqlite3.IntegrityError."""
         self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, n, seat, choice, label))])
 
+    def save(self, game_id: str, rows: list, status: str, error: dict | None) -> None:
+        """Decisions [(n, seat, choice, label)] and the game's status, committed together; a decision number
+        already stored raises sqlite3.IntegrityError and nothing of it is written."""
+        self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, *row)) for row in rows] +
+                    [("UPDATE games SET status=?, error=? WHERE id=?",
+                      (status, json.dumps(error) if error is not None else None, game_id))])
+
     def truncate(self, game_id: str, n: int) -> None:
         """Take back decision n and every later one (undo)."""
         self._write([("DELETE FROM decisions WHERE game_id=? AND n>=?", (game_id, n)),
