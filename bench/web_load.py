@@ -5,7 +5,10 @@ update arrives on the socket. Bounded in games, decisions and seconds; prints de
 decision the server applied, bots' included, and the persons' alone) and the 50th and 99th percentile latency
 from an answer to the page's update. Goal: 50 concurrent games with p99 under 100 ms on a 2-core machine.
 
-Run:  python bench/web_load.py [--games 50] [--game kings_bounty] [--players 4] [--seconds 60] [--json]
+Each scripted person takes --think seconds (on average) to answer, as a quick player would; --think 0 answers at
+once, which measures how many answers a second the server can take rather than how fast a page updates.
+
+Run:  python bench/web_load.py [--games 50] [--game kings_bounty] [--players 4] [--seconds 60] [--think 2] [--json]
 """
 from __future__ import annotations
 
@@ -71,9 +74,15 @@ async def one_game(client: httpx.AsyncClient, base: str, args, n: int, deadline:
                 message = None
                 continue
             option = int(rng.choice(OPTION.findall(message["html"])))
+            if args.think:  # a person reads the page before answering
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
             sent = time.perf_counter()
-            reply = await client.post(f"{base}/api/g/{gid}/answer",
-                                      json={"token": token, "decision": message["decision"], "option": option})
+            try:
+                reply = await client.post(f"{base}/api/g/{gid}/answer",
+                                          json={"token": token, "decision": message["decision"], "option": option})
+            except httpx.TransportError:  # a connection the server closed: counted, and this table starts anew
+                counts["errors"] += 1
+                return gid
             if reply.status_code != 200:
                 counts["refused"] += 1
                 message = None
@@ -91,7 +100,7 @@ async def one_game(client: httpx.AsyncClient, base: str, args, n: int, deadline:
 
 async def run(args, base: str) -> dict:
     latencies: list = []
-    counts = {"person": 0, "games": 0, "refused": 0}
+    counts = {"person": 0, "games": 0, "refused": 0, "errors": 0}
     limits = httpx.Limits(max_connections=args.games + 10)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         await client.get(f"{base}/")  # the lobby loads every game once, before the clock starts
@@ -100,6 +109,7 @@ async def run(args, base: str) -> dict:
         async def seat(n: int) -> list:
             """One of the N tables: a game after another until time is up."""
             played = []
+            await asyncio.sleep(random.Random(n).uniform(0, args.think))  # the tables do not all sit down at once
             while time.monotonic() < deadline and counts["person"] < args.decisions:
                 played.append(await one_game(client, base, args, n + 1000 * len(played), deadline, latencies, counts))
             return played
@@ -115,6 +125,8 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--decisions", type=int, default=20_000, help="stop after this many persons' decisions in all")
     ap.add_argument("--seconds", type=float, default=60.0, help="stop after this long (at most 600)")
+    ap.add_argument("--think", type=float, default=2.0,
+                    help="seconds a scripted person takes to answer, on average (0: answer at once, a stress test)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -143,18 +155,20 @@ def main() -> None:
         "decisions_per_second": round(applied / out["elapsed"], 1),
         "person_decisions": out["counts"]["person"],
         "person_decisions_per_second": round(out["counts"]["person"] / out["elapsed"], 1),
-        "refused": out["counts"]["refused"],
+        "refused": out["counts"]["refused"], "transport_errors": out["counts"]["errors"],
         "latency_ms": {"p50": round(pct(0.50), 1), "p99": round(pct(0.99), 1),
                        "mean": round(statistics.mean(lat) * 1000, 1) if lat else None},
     }
     if args.json:
         print(json.dumps(report, indent=1))
     else:
-        print(f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person, bots) "
+        print(f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering in "
+              f"~{args.think:g} s, bots) "
               f"in {report['seconds']} s: {applied} decisions applied ({report['decisions_per_second']}/s), "
               f"{report['person_decisions']} by the scripted persons ({report['person_decisions_per_second']}/s); "
               f"answer -> page update p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms"
-              + (f"; {report['refused']} answers refused" if report["refused"] else ""))
+              + (f"; {report['refused']} answers refused" if report["refused"] else "")
+              + (f"; {report['transport_errors']} connections lost" if report["transport_errors"] else ""))
 
 
 if __name__ == "__main__":

@@ -201,7 +201,8 @@ def cmd_serve(args) -> int:
         app = make_app(db, folders)
     except sqlite3.Error as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
-    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on")
+    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
+                            timeout_keep_alive=30)  # a page's calls reuse their connection between a person's clicks
     server = uvicorn.Server(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"rules serve: listening on http://{shown}:{args.port}/ (games kept in {db})", flush=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from dsl.translations import text_in
 from interpreter.present.options import option_refs
@@ -25,8 +26,42 @@ HERE = Path(__file__).resolve().parent
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(t=web_say, say=say, colour=colour)
+    env.globals.update(t=web_say, say=say, colour=colour, zone_html=zone_html, edges_html=edges_html)
     return env
+
+
+# The table's zones are the page's hottest part (hundreds of components in a large game): written here with
+# markupsafe's escape, which is what autoescape calls, without a template macro's call for every component.
+def zone_html(z, texts: dict, pickable: set, depth: int = 0) -> Markup:
+    out = [f'<span class="zone" data-zone="{escape(z.zone)}"><span class="zname">{escape(z.name)}</span>: ']
+    if z.mode == "count":
+        out.append(str(int(z.size)))
+    else:
+        out.append(", ".join(_item_html(it, texts, pickable, depth) for it in z.items))
+        if z.mode == "top" and z.size > 1:
+            out.append(f" ({int(z.size)})")
+    out.append("</span>")
+    return Markup("".join(out))
+
+
+def _item_html(it, texts: dict, pickable: set, depth: int) -> str:
+    ref = it.ref
+    cls = "item pickable" if ref is not None and ref in pickable else "item"
+    attrs = f' data-ref="{escape(ref)}"' if ref is not None else ""
+    text = texts.get(ref) if ref is not None else None
+    if text is not None:
+        attrs += ' tabindex="0"'
+    body = str(escape(it.text)) + (f" ×{int(it.count)}" if it.count > 1 else "")
+    if text is not None:
+        body += f'<span class="tip" role="tooltip"><b>{escape(text[0])}</b><br>{escape(text[1])}</span>'
+    if it.zones and depth < 6:
+        body += " [" + "; ".join(zone_html(z, texts, pickable, depth + 1) for z in it.zones) + "]"
+    return f'<span class="{cls}"{attrs}>{body}</span>'
+
+
+def edges_html(edges: list) -> Markup:
+    """The board's lines: numbers only."""
+    return Markup("".join(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>' for x1, y1, x2, y2 in edges))
 
 
 def game_name(game, lang: str) -> str:

@@ -69,17 +69,21 @@ def default_db() -> Path:
 
 
 class Store:
-    """One connection shared by the server's threads behind a lock; WAL with synchronous=FULL, so a commit
-    is on disk when it returns."""
+    """One connection shared by the server's threads behind a lock, in WAL mode. With synchronous=NORMAL (the
+    default) a commit is in the database file's log when it returns: it survives the server being killed at
+    any moment (SIGKILL), though a power cut may lose the last moments; synchronous=FULL also waits for the
+    disk (an fsync per commit: ~6 ms each here, which caps the server near 150 answers a second)."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, synchronous: str = "NORMAL"):
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(synchronous)
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
         self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
 
