@@ -113,3 +113,19 @@ def test_every_web_phrase_is_written_in_every_language():
     from interpreter.web.words import WEB
     missing = [(key, lang) for key, texts in WEB.items() for lang in LANGUAGES if not texts.get(lang)]
     assert not missing
+
+
+def test_serve_without_the_web_extra_is_a_usage_error_with_the_pip_hint(monkeypatch, capsys):
+    import sys
+    from interpreter.cli.main import main
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the web extra were not installed
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "error[USAGE]" in err and 'pip install -e ".[web]"' in err and "Traceback" not in err
+
+
+def test_serve_refuses_a_port_out_of_range(capsys):
+    pytest.importorskip("uvicorn")
+    from interpreter.cli.main import main
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port 70000" in capsys.readouterr().err
