@@ -107,6 +107,8 @@ def test_forged_stale_and_illegal_answers_are_refused_and_change_nothing(server)
         (client.post(f"/api/g/{gid}/answer", content=b"{not json", headers={"content-type": "application/json"}), 400),
         (client.post(f"/api/g/{gid}/answer", content=b"x" * 20000), 413),  # a body too large
         (answer(client, "no-such-game", p1, n, legal), 404),
+        (client.post(f"/api/g/{gid}/answer", json={"token": p1, "decision": n, "option": legal},
+                     headers={"origin": "https://elsewhere.example"}), 403),  # a page of another site
     ]
     for response, status in refused:
         assert response.status_code == status, (status, response.text)

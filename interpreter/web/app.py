@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import json
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlparse
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -54,7 +54,15 @@ def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 
+def _same_origin(request: Request) -> None:
+    """A POST from a page of another site (a form aimed at this server) is refused; browsers send Origin."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
+        raise Refused(403, "a request from another site")
+
+
 async def _body(request: Request) -> bytes:
+    _same_origin(request)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, "the request is too large")
