@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 from dsl import ast
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
-from dsl.inputs import read_text
+from dsl.inputs import decode, read_text
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.board_layout import read_layout
@@ -74,13 +74,15 @@ def entity_ids_of(record: dict) -> list[str]:
     return [rid] if copies == 1 else [f"{rid}_{i}" for i in range(1, copies + 1)]
 
 
-def load_game(root: Path) -> GameContent:
-    """Load and check everything; never raises for content errors (they are in .report)."""
+def load_game(root: Path, texts: dict | None = None) -> GameContent:
+    """Load and check everything; never raises for content errors (they are in .report).
+
+    `texts` (resolved path -> text) stands in for files on disk: an editor's unsaved buffers (rules lsp)."""
     with deep_recursion():  # the parser bounds every AST's depth; checking walks it recursively
-        return _load_game(Path(root))
+        return _load_game(Path(root), texts or {})
 
 
-def _load_game(root: Path) -> GameContent:
+def _load_game(root: Path, texts: dict) -> GameContent:
     report = Report()
     hasher = hashlib.sha256()
     manifest_path = root / MANIFEST
@@ -91,7 +93,7 @@ def _load_game(root: Path) -> GameContent:
         report.error("CONTENT-OUTSIDE", f"{MANIFEST} is a link to a file outside {root}", Span(str(manifest_path), 1, 1),
                      OUTSIDE_HINT)
         return GameContent(root, {}, Vocabulary(), report=report)
-    doc = _read(manifest_path, report, hasher)
+    doc = _read(manifest_path, report, hasher, texts)
     manifest = doc.data if isinstance(doc.data, dict) else {}
     if doc.data is not None and not doc.broken:
         report.add(validate(doc, load_schema("game.schema.json")))
@@ -105,13 +107,13 @@ def _load_game(root: Path) -> GameContent:
     voc = build_vocabulary(doc, report)
     content = GameContent(root, manifest, voc, report=report, translations=Translations(voc.languages))
     files = manifest.get("files") or {}
-    _read_translations(content, doc, files)
+    _read_translations(content, doc, files, texts)
     # The attributes each kind requires are checked below, in Python: the same errors as the schema's
     # per-kind `if/then` rules (which editors use), without evaluating every kind's rule on every record.
     schema = {"type": "array", "items": record_schema(voc, kinds_required=False)}
 
     for rel in _file_list(root, files.get("components"), report, doc, "components"):
-        cdoc = _read(root / rel, report, hasher)
+        cdoc = _read(root / rel, report, hasher, texts)
         if cdoc.data is None:
             continue
         if not cdoc.broken:
@@ -137,7 +139,7 @@ def _load_game(root: Path) -> GameContent:
                 unparsed.update(_declared_names(effect))
     for rel in _file_list(root, files.get("rules"), report, doc, "rules"):
         path = root / rel
-        text = _text(path, report)
+        text = _text(path, report, texts)
         if text is None:
             continue
         hasher.update(rel.encode() + b"\0" + text.encode())
@@ -168,11 +170,11 @@ def _load_game(root: Path) -> GameContent:
         elif v.during not in procedures and v.during not in unparsed:
             report.error("REF-UNDEF", f"'during' names no procedure: '{v.during}'", where, did_you_mean(v.during, procedures))
     _check_report(manifest.get("report") or {}, doc, voc, checker, report)
+    found = scan(content.modules)
     voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
-                                                                  if sig.kind == "function"}, report)
+                                                                  if sig.kind == "function"}, report, found.option_names)
     if voc.table.board.get("layout") is not None:  # where each area is drawn (dsl.board_layout)
         read_layout(root, voc.table.board["layout"], doc, voc, content.entity_ids, voc.table.board, report)
-    found = scan(content.modules)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
     _localize(content)
     score = manifest.get("score")
@@ -183,7 +185,7 @@ def _load_game(root: Path) -> GameContent:
     return content
 
 
-def _read_translations(content: GameContent, doc: YamlDoc, files: dict) -> None:
+def _read_translations(content: GameContent, doc: YamlDoc, files: dict, texts: dict) -> None:
     """The game's own YAML texts in every language, and its catalogue files (not part of the content
     hash: a translation changes no rule, so logs of the game still replay)."""
     report, languages = content.report, content.vocabulary.languages
@@ -192,7 +194,7 @@ def _read_translations(content: GameContent, doc: YamlDoc, files: dict) -> None:
         check_localized(text, doc.span(("variants", variant)), f"the description of variant '{variant}'", languages, report)
     schema = load_schema("translation.schema.json")
     for rel in _file_list(content.root, files.get("translations"), report, doc, "translations"):
-        cdoc = _read(content.root / rel, report, hashlib.sha256())
+        cdoc = _read(content.root / rel, report, hashlib.sha256(), texts)
         if cdoc.data is None or cdoc.broken:
             continue
         problems = validate(cdoc, schema)
@@ -303,18 +305,22 @@ def _check_players(doc: YamlDoc, report: Report) -> None:
                      doc.span(("players", "default")))
 
 
-def _text(path: Path, report: Report) -> str | None:
+def _text(path: Path, report: Report, texts: dict) -> str | None:
     """A content file's text, or None with the reason reported (too large, not UTF-8, not a file)."""
     try:
+        if texts:
+            unsaved = texts.get(path.resolve())
+            if unsaved is not None:  # held to the same limits as the file it stands for
+                return decode(unsaved.encode("utf-8", "surrogatepass"), _display(path))
         return read_text(path, _display(path))
     except DiagnosticError as err:
         report.add(err.diagnostics)
         return None
 
 
-def _read(path: Path, report: Report, hasher) -> YamlDoc:
+def _read(path: Path, report: Report, hasher, texts: dict) -> YamlDoc:
     """Parse one YAML file. A file with YAML errors gets no schema check, whose errors would only echo them."""
-    text = _text(path, report)
+    text = _text(path, report, texts)
     if text is None:
         return YamlDoc(_display(path), "", broken=True)
     hasher.update(path.name.encode() + b"\0" + text.encode())

@@ -10,6 +10,7 @@ the engine knows a particular game's zones.
       variables: [first_player]         # the variables a player reads; the others are bookkeeping
       backs: {token: kind}              # what a face-down component's back shows: its kind or an attribute
       board: {zone: board, controller: controller, adjacent: adjacent}   # areas: who controls each, neighbours
+      steps: [play_unit]                # menu options asked in two steps: first what, then where
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ class TableSpec:
     variables: tuple = ()
     backs: dict = field(default_factory=dict)  # kind -> "kind" or an attribute name
     board: dict = field(default_factory=dict)  # zone, controller (function), adjacent (attribute)
+    steps: frozenset = frozenset()  # menu options whose entries a front end may ask in two steps
 
     def show(self, zone: str) -> ZoneShow:
         return self.zones.get(zone, _DEFAULT)
@@ -42,9 +44,9 @@ class TableSpec:
 _DEFAULT = ZoneShow()
 
 
-def read_table_spec(raw, doc, voc, functions: dict, report: Report) -> TableSpec:
+def read_table_spec(raw, doc, voc, functions: dict, report: Report, options: set = frozenset()) -> TableSpec:
     """The manifest's `table:` as a TableSpec; every name it uses must exist (`functions`: name -> number
-    of parameters of the rule text's functions)."""
+    of parameters of the rule text's functions; `options`: the names of the rule text's menu options)."""
     spec = TableSpec()
     if not isinstance(raw, dict):
         return spec
@@ -99,4 +101,12 @@ def read_table_spec(raw, doc, voc, functions: dict, report: Report) -> TableSpec
                          did_you_mean(board["adjacent"], voc.attributes))
         else:
             spec.board = dict(board)
+    steps = []
+    for i, name in enumerate(raw.get("steps") or ()):
+        if name not in options:
+            report.error("REF-UNDEF", f"table: steps: no menu option '{name}'", where("steps", i),
+                         did_you_mean(name, sorted(options)) or "name an option of a `choose by P:` menu")
+        else:
+            steps.append(name)
+    spec.steps = frozenset(steps)
     return spec

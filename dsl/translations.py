@@ -240,6 +240,7 @@ class Scan:
 
     texts: list = field(default_factory=list)  # every `log` and `ask` text (ast.Str)
     options: list = field(default_factory=list)  # menu options without `ask`, read by their name
+    option_names: set = field(default_factory=set)  # the name of every menu option (the table's `steps` names them)
     word_literals: set = field(default_factory=set)  # `"at_random"`: a string that reads as a word when shown
     loose: list = field(default_factory=list)  # other strings with words in them: shown untranslated
 
@@ -262,6 +263,8 @@ def scan(modules: list) -> Scan:
             out.texts.append(node.message)
         elif isinstance(getattr(node, "ask", None), ast.Str):
             out.texts.append(node.ask)
+        if isinstance(node, ast.Option):
+            out.option_names.add(node.name)
         if isinstance(node, ast.Option) and node.ask is None:
             out.options.append(node)
         elif isinstance(node, ast.Str):

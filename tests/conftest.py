@@ -19,6 +19,20 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long random-game sweeps (still run by default)")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _data_folder(tmp_path_factory):
+    """`rules play` keeps a person's unfinished game in the user's data folder: in tests, a temporary one
+    (subprocesses inherit it), never the home of whoever runs them."""
+    import os
+    saved = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = saved
+
+
 @pytest.fixture(scope="session")
 def kb():
     """King's Bounty, loaded and compiled once."""

@@ -270,7 +270,7 @@ def test_no_command(capsys):
     assert "usage" in out.lower()
 
 
-@pytest.mark.parametrize("command", ["validate", "play", "simulate", "replay", "explain", "test", "schema"])
+@pytest.mark.parametrize("command", ["validate", "play", "simulate", "replay", "explain", "test", "schema", "lsp"])
 def test_help(capsys, command):
     with pytest.raises(SystemExit) as exc:
         main([command, "--help"])

@@ -131,7 +131,7 @@ def test_betrayal_tells_which_card_moves_and_from_whom(bt):
     while session.pending is not None:
         session.answer(0)
     assert session.state.entities["sellswords_1"].zone is session.state.zone("bid_pile", 0)
-    assert (None, "Sellswords #1 (5) moves from the bid of P3 to the bid of P1") in lines
+    assert (None, "Betrayal (P1): Sellswords #1 (5) moves from the bid of P3 to the bid of P1") in lines  # what caused it first
 
 
 def test_bribe_tells_whose_bid_it_joins_and_where_it_returns(bt):
@@ -153,9 +153,9 @@ def test_a_random_card_taken_is_named_only_to_the_two_rulers_concerned(bt):
     session.call("play_influence", [0, session.state.entities["plunder"]])
     while session.pending is not None:
         session.answer(0)
-    assert (None, "P1 takes a random card from the hand of P2") in lines
-    assert (0, "P1 (you) takes Sellswords #1 from the hand of P2") in lines
-    assert (1, "P1 takes Sellswords #1 from your hand") in lines
+    assert (None, "Plunder (P1): P1 takes a random card from the hand of P2") in lines  # each line says its cause
+    assert (0, "Plunder (P1): P1 (you) takes Sellswords #1 from the hand of P2") in lines
+    assert (1, "Plunder (P1): P1 takes Sellswords #1 from your hand") in lines
     assert not any("Sellswords" in text for to, text in lines if to is None)
 
 
@@ -192,3 +192,35 @@ def test_btwixt_lines_read_in_one_language(bt, lang, foreign, variants):
             assert not re.search(foreign, text), text
             if to is None:
                 assert not hidden.search(text), text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_question_asked_by_a_card_names_the_card_and_its_holder(bt, lang):
+    """Issue 17: "a question read 'Выберите один вариант:' without naming the card asking"."""
+    from interpreter.core.state import holder
+    from interpreter.present.words import entity_name, prompt
+    session = Session(bt, 4, 3, lang=lang, keep_labels=False)
+    rng = random.Random(3)
+    asked = 0
+    while session.pending is not None:
+        d = session.pending
+        if d.cause is not None:
+            text = prompt(d, session.state)
+            owner = "P" if lang == "en" else "Игрок "
+            assert text.startswith(entity_name(d.cause, lang)), text  # then its copy number, if it has twins
+            assert f" ({owner}{holder(d.cause) + 1}): " in text, text
+            asked += 1
+        else:
+            assert ": " not in prompt(d, session.state)[:2]
+        session.answer(rng.randrange(len(d.values)))
+    assert asked >= 5
+
+
+def test_a_line_names_its_cause_once(bt):
+    """A line an ability tells says which card caused it, unless the line names that card itself."""
+    session, lines = play_logged(bt, 4, 3)
+    caused = [t for _, t in lines if re.match(r"^[^:]+ \(P\d\): ", t)]
+    assert len(caused) >= 10
+    for text in caused:
+        cause = text.split(" (P")[0]
+        assert cause not in text[len(cause) + 6:], text  # never "Plunder (P1): P1 plays Plunder"

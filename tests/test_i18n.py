@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.runtime.games import load_compiled
-from interpreter.present.words import shown_to, table
+from interpreter.present.table import table_model
+from interpreter.present.terminal import whole_table
+from interpreter.present.words import Presenter, shown_to
 from interpreter.runtime import Session
 from interpreter.present.words import telling
 from tests.cli_run import run
@@ -131,7 +133,7 @@ def play_lines(game, lang: str, seed: int = 0, players: int = 2, variants=(), re
     while session.pending is not None:
         d = session.pending
         shown = shown_to(d, session.state)
-        lines += [shown.prompt, *shown.options, *table(session.state, d.player)]
+        lines += [shown.prompt, *shown.options, *whole_table(table_model(session, d.player), Presenter(session.state, d.player))]
         lines += [f"{name}: {text}" for option in shown.keys for name, text in option]
         session.answer(rng.randrange(len(d.values)))
     return lines

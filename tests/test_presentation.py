@@ -17,7 +17,7 @@ import pytest
 from interpreter.core.decisions import Decision
 from interpreter.runtime.games import load_compiled
 from dsl.translations import player_texts
-from interpreter.present.words import Presenter, card_text, describe, entity_name, key, prompt, shown_to, table
+from interpreter.present.words import Presenter, card_text, describe, entity_name, prompt, shown_to
 from interpreter.runtime import Session
 from interpreter.present.words import telling
 from interpreter.present.table import table_model
@@ -75,7 +75,7 @@ def shown_texts(decision: Decision, state, session=None) -> list[str]:
     other cards by name: `keys_leak` checks them); with a session, also the terminal's screen and whole
     table drawn from the table model (interpreter.present.table), as the decider sees them."""
     shown = shown_to(decision, state)
-    texts = [shown.prompt, *shown.options, *(line for line in table(state, decision.player) if not line.startswith("    "))]
+    texts = [shown.prompt, *shown.options]
     if session is not None:
         model = table_model(session, decision.player)
         pr = Presenter(state, decision.player)
@@ -89,7 +89,6 @@ def keys_leak(decision: Decision, state, lang: str = "en", session=None) -> list
     keys = [f"{name}: {text}" for option in shown_to(decision, state).keys for name, text in option]
     if session is not None:
         keys += [f"{name}: {text}" for name, text in table_model(session, decision.player).texts.values()]
-    keys += [line[4:] for line in table(state, decision.player) if line.startswith("    ")]
     if not keys:
         return []
     seen = {f"{_describe(e, lang, state)}: {card_text(e, lang)}" for e in state.entities.values()
@@ -237,7 +236,7 @@ def test_options_and_prompts_are_words_not_labels_or_rule_text():
     # a key gives the full text of the cards an option names
     first = shown.keys[0]
     assert first and all(text for _, text in first)
-    assert key(session.state, d.player)
+    assert table_model(session, d.player).texts  # the table spells out the cards the player sees
 
 
 def test_without_ask_the_prompt_is_a_plain_sentence():

@@ -262,3 +262,40 @@ def test_ray_missing_is_a_usage_error(capsys, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_ray)
     code, out, err = run(capsys, "simulate", "kings_bounty", "--games", "2", "--ray")
     assert code == 2 and "--ray needs Ray" in err and 'pip install -e ".[ray]"' in err
+
+
+def test_an_unreachable_ray_head_is_a_usage_error_and_nothing_is_copied(capsys, monkeypatch, tmp_path):
+    """Ray itself retries a head that does not answer for ever; the address is tried first, before any copy."""
+    pytest.importorskip("ray", reason="Ray is not installed: pip install -e '.[ray]' (.ci/run installs it)")
+    import socket
+    import tempfile
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    code, out, err = run(capsys, "simulate", "kings_bounty", "--games", "2", "--ray", f"127.0.0.1:{port}")
+    assert code == 2 and f"cannot reach Ray at '127.0.0.1:{port}'" in err and "Traceback" not in err
+    assert not list(tmp_path.glob("rules-ray-*"))
+    code, out, err = run(capsys, "simulate", "kings_bounty", "--games", "2", "--ray", "nohostport")
+    assert code == 2 and "is not HOST:PORT" in err
+
+
+def test_the_copy_sent_to_a_cluster_leaves_symbolic_links_behind(tmp_path):
+    import shutil
+    from pathlib import Path
+    from interpreter.batch.ray_cluster import GAME_FOLDER, _staging
+    from interpreter.runtime.games import locate
+    game = tmp_path / "linked_game"
+    shutil.copytree(locate("kings_bounty"), game)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET-OUTSIDE-THE-GAME\n")
+    (game / "notes.txt").symlink_to(secret)
+    (game / "elsewhere").symlink_to(tmp_path, target_is_directory=True)
+    staged = Path(_staging(str(game)))
+    try:
+        copied = staged / GAME_FOLDER
+        assert (copied / "game.yaml").is_file()
+        assert not (copied / "notes.txt").exists() and not (copied / "elsewhere").exists()
+        assert not any("SECRET-OUTSIDE" in p.read_text(errors="replace") for p in staged.rglob("*") if p.is_file())
+    finally:
+        shutil.rmtree(staged, ignore_errors=True)

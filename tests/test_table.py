@@ -135,3 +135,59 @@ def test_the_table_section_is_checked(tmp_path):
     assert any("'pointz'" in m for _, m in found) and any("nothing_here" in m for _, m in found)
     root = _face_down_game(tmp_path / "b", "table:\n  zones: {pile: heap}\n")
     assert [d.code for d in load_game(root).report.diagnostics] == ["SCHEMA-VALUE"]
+
+
+def _kb_with_a_long_menu():
+    """A King's Bounty game at the first decision whose menu offers one unit on several targets."""
+    game = load_compiled("kings_bounty")
+    for seed in range(1, 60):
+        session = Session(game, 4, seed)
+        rng = random.Random(seed)
+        while session.pending is not None:
+            d = session.pending
+            units = [v.args[0] for v in d.values if getattr(v, "name", None) == "play_unit"]
+            if len(units) > len(set(map(id, units))):
+                return session
+            session.answer(rng.randrange(len(d.values)))
+    raise AssertionError("no seed gave a unit with two targets")
+
+
+def test_a_long_menu_is_asked_in_steps_where_content_says_so():
+    """King's Bounty's `table: steps: [play_unit]`: the unit first, then its target; one decision, one answer."""
+    from interpreter.present.terminal import option_steps
+    session = _kb_with_a_long_menu()
+    d, state = session.pending, session.state
+    assert "play_unit" in state.voc.table.steps
+    shown, order = shown_to(d, state), option_order(d, state)
+    steps = option_steps(d, shown, order, state.voc.table.steps)
+    assert steps is not None and len(steps) < len(order)
+    assert sorted(i for s in steps for i in s.options) == sorted(order)  # each option in exactly one step
+    for s in steps:
+        firsts = {id(d.values[i].args[0]) if getattr(d.values[i], "name", None) == "play_unit" else i for i in s.options}
+        assert len(firsts) == 1, "a step gathers one unit's targets"
+        if len(s.options) > 1:
+            assert s.text.endswith(f"… ({len(s.options)})") and all(shown.options[i].startswith(s.text[:-len(f" … ({len(s.options)})")])
+                                                                  for i in s.options)
+    assert option_steps(d, shown, order, frozenset()) is None  # where content does not say so: one flat list
+
+
+def test_a_person_answers_a_menu_in_steps_and_can_step_back():
+    import io
+    from interpreter.agents.players import HumanAgent
+    from interpreter.present.terminal import option_steps
+    session = _kb_with_a_long_menu()
+    d, state = session.pending, session.state
+    steps = option_steps(d, shown_to(d, state), option_order(d, state), state.voc.table.steps)
+    k = next(n for n, s in enumerate(steps) if len(s.options) > 1)
+    other = next(n for n, s in enumerate(steps) if n != k)
+    out = io.StringIO()
+    human = HumanAgent(stdin=io.StringIO(f"{k}\n-\n{other}\n" + (f"0\n" if len(steps[other].options) > 1 else "")
+                                        + f"{k}\n1\n"), stdout=out)
+    human.attach(session)
+    picked = human.decide(d, None)
+    want = steps[other].options[0]
+    assert picked == want  # stepping back from the first group, then the other step's first option
+    human2 = HumanAgent(stdin=io.StringIO(f"{k}\n1\n"), stdout=io.StringIO())
+    human2.attach(session)
+    assert human2.decide(d, None) == steps[k].options[1]
+    assert "(- goes back to the first step)" in out.getvalue()

@@ -18,6 +18,11 @@ class RandomAgent:
     def decide(self, decision: Decision, view) -> int:
         return self.rng.randrange(len(decision.values))
 
+    def follow(self, decision: Decision, answer: int) -> None:
+        """A logged answer of this seat is replayed (undo, resume): draw as deciding would have, so that the
+        answers after it are the ones an uninterrupted game would have had."""
+        self.rng.randrange(len(decision.values))
+
 
 class ScriptedAgent:
     """Answers from a list of labels (or indices), as scenario tests and replays do."""
@@ -43,12 +48,29 @@ class ScriptExhausted(Exception):
         super().__init__(f"the script has no answer left for {player_label(decision.player)}: {prompt(decision)}")
 
 
+class Undo(Exception):
+    """A person asked to take back their last decision (`undo` at the terminal): whoever runs the game
+    rebuilds it at that decision (interpreter.agents.match)."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        super().__init__(f"{player_label(seat)} asked to undo")
+
+
+class InputEnded(DiagnosticError):
+    """The input ended (Ctrl-D, a closed pipe) while a person was asked: the game stops unfinished."""
+
+
+UNDO_WORDS = ("undo", "отменить", "отмена")
+
+
 class HumanAgent:
     """A person at the terminal: one screen per decision (interpreter.present.terminal) drawn from the
     table model through their own view, never a label, an id or rule text. What happened since their
     last decision comes first, the question and its options last, in a stable order. An answer is an
     option's number or the start of its words; `?` shows the whole table, `?NAME` a card's text, `?N`
-    the cards of option N, `>`/`<` page through long option lists, `log` the last lines, `help` the keys."""
+    the cards of option N, `>`/`<` page through long option lists, `log` the last lines, `undo` back to their
+    previous decision (raises Undo), `help` the keys."""
 
     def __init__(self, stdin=None, stdout=None):
         self.stdin = stdin or sys.stdin
@@ -56,6 +78,7 @@ class HumanAgent:
         self.session = None
         self.recent: list[str] = []  # lines told since the last decision
         self.heard: list[str] = []  # every line told, for `log`
+        self.answered = 0  # decisions this person has answered (also replayed ones): `undo` needs one
 
     def attach(self, session) -> None:
         """Follow a game's session: the table is drawn from its state."""
@@ -65,6 +88,11 @@ class HumanAgent:
         self.recent.append(line)
         self.heard.append(line)
 
+    def follow(self, decision: Decision, answer: int) -> None:
+        """One of this person's answers is replayed (undo, resume): what was told before it was read then."""
+        self.recent = []
+        self.answered += 1
+
     def flush(self) -> None:
         """Print what was told since the last decision (the end of the game)."""
         for line in self.recent:
@@ -72,35 +100,67 @@ class HumanAgent:
         self.recent = []
 
     def decide(self, decision: Decision, view) -> int:
+        answer = self._decide(decision)
+        self.answered += 1
+        return answer
+
+    def _decide(self, decision: Decision) -> int:
         from interpreter.present.table import table_model
-        from interpreter.present.terminal import option_order, screen, whole_table
-        from interpreter.present.words import Presenter
-        out = self.stdout
+        from interpreter.present.terminal import option_order, option_steps
+        from interpreter.present.words import Presenter, Shown
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
         shown = shown_to(decision, state)
         order = option_order(decision, state)
         model = table_model(self.session, decision.player) if state is not None else None
         heading = pr.say("your decision", player=pr.player(decision.player, False))
+        names = state.voc.table.steps if state is not None else ()
+        steps = option_steps(decision, shown, order, names)
+        if steps is None:  # the options in the order a person reads them
+            listed = Shown(shown.prompt, [shown.options[i] for i in order], [shown.keys[i] for i in order], shown.secret)
+            return order[self._ask(pr, listed, len(order), model, heading)]
+        first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
+                      shown.secret)
+        while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
+            step = steps[self._ask(pr, first, len(steps), model, heading)]
+            if len(step.options) == 1:
+                return step.options[0]
+            second = Shown(shown.prompt, [shown.options[i] for i in step.options], [shown.keys[i] for i in step.options],
+                           shown.secret)
+            picked = self._ask(pr, second, len(step.options), model, heading, back=True)
+            if picked is not None:
+                return step.options[picked]
+
+    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False) -> int | None:
+        """One screen and the person's answer: the index of one of `shown`'s n options (listed in that order),
+        or None for `-` where `back` allows it."""
+        from interpreter.present.terminal import screen, whole_table
+        out = self.stdout
+        order = list(range(n))
         page = 0
 
         def draw():
             if model is None:
-                lines = [heading, shown.prompt + ":"] + [f"  [{n}] {shown.options[i]}" for n, i in enumerate(order)]
+                lines = [heading, shown.prompt + ":"] + [f"  [{i}] {shown.options[i]}" for i in order]
                 return lines, 1
             return screen(model, pr, shown, order, self.recent, heading, page)
 
         lines, pages = draw()
-        out.write("\n" + "\n".join(lines) + "\n")
+        out.write("\n" + "\n".join(lines) + "\n" + (pr.say("step back") + "\n" if back else ""))
         self.recent = []
         while True:
             out.write("> ")
             out.flush()
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except OSError:  # the terminal went away (EIO after a hang-up): as the end of the input
+                line = ""
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
-                raise DiagnosticError([Diagnostic("RUN-ERROR", f"the input ended before {player_label(decision.player)} answered",
-                                                  hint="type an option's number, then Enter")])
+                raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(pr.viewer)} answered",
+                                             hint="type an option's number, then Enter")])
             text = line.strip()
+            if back and text == "-":
+                return None
             if text in (">", "<"):
                 page = max(0, min(pages - 1, page + (1 if text == ">" else -1)))
                 lines, pages = draw()
@@ -115,8 +175,14 @@ class HumanAgent:
             if text.startswith("?"):
                 out.write("".join(f"  {x}\n" for x in self._lookup(text[1:].strip(), pr, shown, order, model, whole_table)))
                 continue
-            if text.isdigit() and int(text) < len(order):
-                return order[int(text)]
+            if text.lower() in UNDO_WORDS:  # back to this person's previous decision, if there was one
+                if not self.answered:
+                    out.write(pr.say("nothing to undo") + "\n")
+                    continue
+                out.write(pr.say("undone") + "\n")
+                raise Undo(pr.viewer if pr.viewer is not None else 0)
+            if text.isdigit() and int(text) < n:
+                return int(text)
             matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
                 return matches[0]

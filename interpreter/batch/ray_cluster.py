@@ -5,12 +5,18 @@ core) and stopped at the end. With an address (`auto`, `HOST:6379`, `ray://HOST:
 runs on that cluster: the engine (its two packages and its schemas) and the game's folder are
 copied into one folder sent with the tasks as their working directory (Ray's runtime environment),
 so the nodes need only Python, Ray and the engine's dependencies.
+
+Ray retries an unreachable head for ever, so the head's address is tried first with a plain TCP
+connection of bounded time, before anything is copied; the address this machine used for it is the
+node address given to Ray (which would otherwise find its own by routing towards an outside address).
+Symbolic links are never copied: a link in a game folder may point anywhere (`/etc/passwd`).
 """
 from __future__ import annotations
 
 import logging
 import os
 import shutil
+import socket
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -33,10 +39,14 @@ def run_on_ray(batch, workers: int | None, address: str, with_spec: bool, on_rec
             options = dict(logging_level=logging.ERROR, log_to_driver=False, include_dashboard=False)
             try:
                 if address == "local":
-                    ray.init(num_cpus=workers or os.cpu_count() or 1, **options)
+                    ray.init(num_cpus=workers or os.cpu_count() or 1, _node_ip_address="127.0.0.1", **options)
                 else:
+                    own = _reach(address)
                     staging = _staging(batch.game)
-                    ray.init(address=address, runtime_env={"working_dir": staging}, **options)
+                    # a head that answers TCP but is not Ray (or dies now) ends Ray's retries in bounded time
+                    os.environ.setdefault("RAY_gcs_rpc_server_reconnect_timeout_s", str(CONNECT_SECONDS * 4))
+                    extra = {"_node_ip_address": own} if own and not address.startswith("ray://") else {}
+                    ray.init(address=address, runtime_env={"working_dir": staging}, **options, **extra)
             except (ConnectionError, RuntimeError, ValueError) as err:
                 raise DiagnosticError([Diagnostic("USAGE", f"cannot start or reach Ray at '{address}': {err}",
                                                   hint="give the head's address (HOST:6379, ray://HOST:10001 or auto), or --ray alone for a local Ray")]) from None
@@ -69,6 +79,27 @@ def run_on_ray(batch, workers: int | None, address: str, with_spec: bool, on_rec
 
 
 GAME_FOLDER = "game"
+CONNECT_SECONDS = 5
+
+
+def _reach(address: str) -> str | None:
+    """Connect to the head's HOST:PORT once, within CONNECT_SECONDS; a USAGE error if it cannot be reached.
+    Returns this machine's address on that route (None for `auto`, which Ray finds from its own files)."""
+    if address == "auto":
+        return None
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise DiagnosticError([Diagnostic("USAGE", f"--ray '{address[:120]}' is not HOST:PORT",
+                                          hint="give the head's address (HOST:6379, ray://HOST:10001 or auto), or --ray alone for a local Ray")])
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS) as conn:
+            return conn.getsockname()[0]
+    except OSError as err:
+        reason = "no answer within %d s" % CONNECT_SECONDS if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot reach Ray at '{address[:120]}': {reason}",
+                                          hint="start the head with `ray start --head` and give its address, or --ray alone for a local Ray")]) from None
 
 
 def _staging(game: str) -> str:
@@ -78,7 +109,11 @@ def _staging(game: str) -> str:
 
     root = Path(dsl.__file__).resolve().parent.parent
     folder = Path(tempfile.mkdtemp(prefix="rules-ray-"))
-    skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+    hidden = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+
+    def skip(where, names):  # links are left behind, never followed
+        return set(hidden(where, names)) | {n for n in names if os.path.islink(os.path.join(where, n))}
+
     for part in ("dsl", "interpreter", "schemas"):
         shutil.copytree(root / part, folder / part, ignore=skip)
     shutil.copytree(locate(game), folder / GAME_FOLDER, ignore=skip)

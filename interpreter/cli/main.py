@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema.
+"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -14,17 +14,15 @@ from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
-from dsl.translations import text_in
 from dsl.vocabulary import record_schema
-from interpreter.agents.players import AGENT_KINDS, make_agent, parse_agent_args
 from interpreter.core.decisions import IllegalDecision, player_label
-from interpreter.runtime.gamelog import check_log_path, make_log, read_log, replay, write_log
-from interpreter.runtime.games import CONTENT_DIRS, PROJECT_ROOT, default_game, known_games, load_compiled, locate
+from interpreter.runtime.gamelog import read_log, replay
+from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
 from interpreter.present.phrases import say
 from interpreter.runtime.session import Session
 from interpreter.scenarios.run import find_scenarios, run_scenario
 from interpreter.cli.simulate import simulate
-from interpreter.present.views import view
+from interpreter.cli.play import Output as _Output, choose_language, cmd_play, game_ref as _game_ref, seat_count as _players
 from interpreter.present.words import shown_to, telling
 
 
@@ -46,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # output problems surface here, not at exit
         return code
     except DiagnosticError as err:
-        for d in err.diagnostics:
-            print(d.render(), file=sys.stderr)
+        for text in rendered(err.diagnostics):
+            print(text, file=sys.stderr)
         return 2 if all(d.code == "USAGE" for d in err.diagnostics) else 1
     except KeyboardInterrupt:
         return 130
@@ -88,25 +86,6 @@ def _silence_stdout() -> None:
         pass
 
 
-class _Output:
-    """The game's account for the terminal. A write that fails is kept and raised between decisions, by the
-    command, so that a closed pipe or a full disk is never reported as an error of a line of rules."""
-
-    def __init__(self):
-        self.failure: OSError | None = None
-
-    def say(self, text: str) -> None:
-        if self.failure is None:
-            try:
-                print(text)
-            except OSError as err:
-                self.failure = err
-
-    def check(self) -> None:
-        if self.failure is not None:
-            raise self.failure
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rules", description="Validate, play, simulate and replay tabletop games written in the rules language.")
     sub = p.add_subparsers(dest="command")
@@ -119,11 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
     pl.add_argument("game", nargs="?", help="a folder name under content/ or a path to a game folder (default: the game marked play_by_default)")
     pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
-    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", default="random", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
-    pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file")
+    pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
+    pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
+                    "variants and language; the log is written on to LOG unless --log says otherwise")
     pl.add_argument("--quiet", action="store_true", help="print only the result")
     pl.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     pl.set_defaults(handler=cmd_play)
@@ -174,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
     co.set_defaults(handler=cmd_compile)
 
+    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
+    ls.set_defaults(handler=cmd_lsp)
+
     sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
     sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
@@ -181,6 +165,18 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
     sv.set_defaults(handler=cmd_serve)
     return p
+
+
+def cmd_lsp(args) -> int:
+    """The server's package is imported only here: pygls is an optional extra, and other commands never load it."""
+    try:
+        from interpreter.lsp.server import run
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise DiagnosticError([Diagnostic("USAGE", f"rules lsp needs the package '{err.name}', which is not installed",
+                                          hint='pip install "tabletop-rules[lsp]"')]) from None
+    return run()
 
 
 # ---------------------------------------------------------------- serve
@@ -191,6 +187,8 @@ def cmd_serve(args) -> int:
         from interpreter.web.app import make_app
         from interpreter.web.store import default_db
     except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
+            raise
         raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
     if not 0 <= args.port <= 65535:
@@ -246,8 +244,8 @@ def cmd_validate(args) -> int:
         total += errors
         report.append({"game": str(root), "errors": [d.to_json() for d in diags]})
         if not args.json:
-            for d in diags:
-                print(d.render())
+            for text in rendered(diags):
+                print(text)
             status = f"{errors} error(s)" if errors else "ok"
             if len(diags) > errors:
                 status += f", {len(diags) - errors} warning(s)"
@@ -264,6 +262,20 @@ def _exists(path: Path) -> bool:
         return False
 
 
+SHOWN_DIAGNOSTICS = 100  # a person reads the first ones; a mistake repeated 3,000 times is one mistake
+
+
+def rendered(diags: list, limit: int = SHOWN_DIAGNOSTICS) -> list[str]:
+    """The diagnostics as text, the first `limit` of them, then one line counting the rest."""
+    texts = [d.render() for d in diags[:limit]]
+    rest = diags[limit:]
+    if rest:
+        errors = sum(1 for d in rest if d.severity == "error")
+        texts.append(f"... and {len(rest):,} more ({errors:,} errors, {len(rest) - errors:,} warnings) not shown: "
+                     "fix these first, or read them all with --json where the command has it")
+    return texts
+
+
 def _clip(text: str, width: int = 120) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
@@ -275,108 +287,7 @@ def _short(path: Path) -> str:
         return str(path)
 
 
-def _game_ref(name: str) -> str:
-    root = locate(name)
-    return root.name if any(root.parent == d.resolve() for d in CONTENT_DIRS) else str(root)
-
-
-def _players(game, requested: int | None) -> int:
-    spec = game.content.manifest["players"]
-    if requested is not None:
-        if not spec["min"] <= requested <= spec["max"]:
-            raise DiagnosticError([Diagnostic("USAGE", f"--players {requested}: {game.content.id} is for {spec['min']} to {spec['max']} players")])
-        return requested
-    return spec.get("default") or spec["min"]
-
-
-# ---------------------------------------------------------------- play
-def cmd_play(args) -> int:
-    args.game = args.game or default_game()
-    game = load_compiled(args.game)
-    players = _players(game, args.players)
-    kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
-    if not kinds or any(k not in AGENT_KINDS for k in kinds):
-        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name an agent per seat", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
-    agent_args = parse_agent_args(args.agent_arg)
-    if args.log:
-        check_log_path(args.log)
-    kinds = (kinds + [kinds[-1]] * players)[:players]
-    agents = [make_agent(k, seat, args.seed, agent_args) for seat, k in enumerate(kinds)]
-    humans = {i for i, k in enumerate(kinds) if k == "human"}
-
-    lang = choose_language(game, args.lang)
-    reader = next(iter(humans)) if len(humans) == 1 else None  # lines to everyone, through the one person's view
-    out = _Output()
-
-    def account(to, text):
-        if args.quiet:
-            return
-        if to is None or to in humans:
-            line = ("" if to is None else say(lang, "to you" if to == reader else "to player",
-                                              player=say(lang, "player", n=to + 1)) + " ") + text
-            if humans:  # a person reads what happened at the top of their next decision's screen
-                for seat in humans:
-                    if to is None or to == seat:
-                        agents[seat].hear(line)
-            else:
-                out.say("  " + line)
-
-    manifest = game.content.manifest
-    print(say(lang, "header", name=text_in(manifest["name"], lang), players=players, seed=args.seed) +
-          (say(lang, "header variants", variants=", ".join(game.content.translations.word(lang, v) for v in args.variant))
-           if args.variant else ""))
-    session = Session(game, players, args.seed, tuple(args.variant), account=telling(account), start=False, lang=lang, reader=reader)
-    for agent in agents:
-        if hasattr(agent, "attach"):  # a search agent follows the game's answers
-            agent.attach(session)
-    try:
-        session.call(manifest["start"])
-        out.check()
-        while session.pending is not None:
-            d = session.pending
-            agent = agents[d.player] if d.player is not None else agents[0]
-            seen = view(session.state, d.player) if d.player in humans else None
-            session.answer(agent.decide(d, seen))
-            out.check()
-    except DiagnosticError as err:
-        if args.log:  # the decisions up to the error, so that the game can be replayed and explained
-            log = make_log(session, _game_ref(args.game))
-            log["error"] = err.diagnostics[0].to_json()
-            write_log(log, args.log)
-            print(f"log (up to the error) written to {args.log}", file=sys.stderr)
-        raise
-    for seat in sorted(humans):
-        agents[seat].flush()
-    print(result_lines(session, lang))
-    if args.log:
-        write_log(make_log(session, _game_ref(args.game)), args.log)
-        print(f"log written to {args.log}")
-    return 0
-
-
-def result_lines(session: Session, lang: str) -> str:
-    result = session.result
-    name = [say(lang, "player", n=i + 1) for i in range(session.state.players)]
-    return "\n".join([
-        say(lang, "final scores", scores=", ".join(say(lang, "score", player=name[i], score=s) for i, s in enumerate(result.scores))),
-        say(lang, "winner", winners=", ".join(name[w] for w in result.winners) or say(lang, "nobody")),
-        say(lang, "decisions", n=len(session.history)),
-    ])
-
-
-def choose_language(game, asked: str | None) -> str:
-    """--lang, else the environment's locale when the game is written in it, else the rule text's language."""
-    languages = game.content.vocabulary.languages
-    if asked is not None:
-        if asked not in languages:
-            raise DiagnosticError([Diagnostic("USAGE", f"--lang {asked}: {game.content.id} is played in {', '.join(languages)}")])
-        return asked
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var)
-        if value:
-            code = value.split("_")[0].split(".")[0].lower()
-            return code if code in languages else languages[0]
-    return languages[0]
+# ---------------------------------------------------------------- play: interpreter/cli/play.py
 
 
 # ---------------------------------------------------------------- simulate

@@ -32,6 +32,13 @@ def player_label(seat: int | None) -> str:
     return "nobody" if seat is None else label_of(seat)
 
 
+class Told(tuple):
+    """A log line's text (its Message and values, as the runtime hands it over) told while a component's
+    ability ran: `cause` is that component, so the words can say what caused the line."""
+
+    cause: object = None
+
+
 @dataclass(frozen=True)
 class Question:
     """What a `choose` statement asks, as the compiler leaves it: its rule text and its words.
@@ -72,6 +79,7 @@ class Decision:
     kind: str = "choose"  # choose | menu | pick (several, one at a time) | order
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
+    cause: object = None  # the component whose ability asks (None: the rules text); set by the session
     _labels: list | None = field(default=None, repr=False)
 
     @property

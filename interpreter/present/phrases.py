@@ -21,6 +21,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "empty": {"en": "empty", "ru": "пусто"},
     "attribute": {"en": "{name} {value}", "ru": "{name} {value}"},
     "copy": {"en": "{name} #{n}", "ru": "{name} №{n}"},
+    # what caused a line or a question: a component's ability
+    "caused": {"en": "{cause}: {text}", "ru": "{cause}: {text}"},
+    "cause of": {"en": "{what} ({player})", "ru": "{what} ({player})"},
     "face down": {"en": "face down", "ru": "рубашкой вверх"},
     # zones
     "zone of": {"en": "{zone} of {owner}", "ru": "{zone} ({owner})"},
@@ -72,14 +75,23 @@ PHRASES: dict[str, dict[str, str]] = {
     "since your last decision": {"en": "Since your last decision:", "ru": "С вашего прошлого решения:"},
     "more table": {"en": "  … (? shows the whole table)", "ru": "  … (? покажет весь стол)"},
     "more options": {"en": "page {page} of {pages}: > next, < previous", "ru": "страница {page} из {pages}: > дальше, < назад"},
-    "screen keys": {"en": "(a number answers; ? the whole table, ?NAME a card's text, ?N option N's cards, log, help)",
-                    "ru": "(номер — ответ; ? весь стол, ?ИМЯ текст карты, ?N карты варианта N, журнал, помощь)"},
+    "screen keys": {"en": "(a number answers; ? the whole table, ?NAME a card's text, ?N option N's cards, log, undo, help)",
+                    "ru": "(номер — ответ; ? весь стол, ?ИМЯ текст карты, ?N карты варианта N, журнал, отменить, помощь)"},
     "no such card": {"en": "no card on the table is called that", "ru": "на столе нет карты с таким названием"},
     "your decision": {"en": "--- {player}, your decision ---", "ru": "--- {player}, ваше решение ---"},
     "secretly": {"en": " (secretly)", "ru": " (тайно)"},
     "no card in option": {"en": "(this option names no card)", "ru": "(в этом варианте нет карт)"},
     "no card on table": {"en": "(no card with a text is on the table)", "ru": "(на столе нет карт с текстом)"},
+    "step back": {"en": "(- goes back to the first step)", "ru": "(- — назад к первому шагу)"},
     "not legal": {"en": "not a legal option; type its number", "ru": "такого варианта нет; введите его номер"},
+    # undo, interruption and resume (issue 22 §1)
+    "undone": {"en": "(undone: back to your previous decision)", "ru": "(отменено: снова ваше прошлое решение)"},
+    "nothing to undo": {"en": "nothing to undo: this is your first decision", "ru": "отменять нечего: это ваше первое решение"},
+    "game saved": {"en": "The game so far is saved in {path}\nGo on with: rules play --resume {path}",
+                   "ru": "Партия сохранена в {path}\nПродолжить: rules play --resume {path}"},
+    "game not saved": {"en": "The game could not be saved: {why}", "ru": "Партию не удалось сохранить: {why}"},
+    "resumed": {"en": "Resumed after decision {n}", "ru": "Продолжение после решения {n}"},
+    "interrupted": {"en": "Interrupted after decision {n}", "ru": "Прервано после решения {n}"},
 }
 
 

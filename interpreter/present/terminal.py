@@ -5,6 +5,8 @@ listed in a stable order (content order, not where components happen to lie) and
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from interpreter.core.state import Entity
 from interpreter.present.table import TableModel, ZoneView
 from interpreter.present.words import Presenter, Shown
@@ -36,6 +38,57 @@ def option_order(decision, state) -> list[int]:
         return (4, 0, str(value))
 
     return sorted(range(len(decision.values)), key=lambda i: key(decision.values[i]))
+
+
+@dataclass
+class Step:
+    """One entry of the first step of a menu asked in steps: its words and the options it stands for."""
+
+    text: str
+    options: list  # indices into the decision's options, in the order a person reads them
+
+
+def option_steps(decision, shown: Shown, order: list[int], names) -> list[Step] | None:
+    """A long menu in two steps, for the options content names in `table: steps`: the first step offers
+    each such option with its first value once ("Play Archer on …"), the second the rest. None when no
+    two options share a first step. The answer is still one option of the one decision: the log and
+    replay do not change."""
+    if not names:
+        return None
+    steps: list[Step] = []
+    where: dict = {}
+    for i in order:
+        v = decision.values[i]
+        option = getattr(v, "option", None)
+        if option is not None and option[0] in names and len(option[1]) >= 2:
+            first = v.bound[option[1][0]]
+            key = (option[0], id(first) if isinstance(first, Entity) else repr(first))
+        else:
+            key = ("", i)
+        if key in where:
+            steps[where[key]].options.append(i)
+        else:
+            where[key] = len(steps)
+            steps.append(Step(shown.options[i], [i]))
+    if len(steps) == len(order):
+        return None
+    for step in steps:
+        if len(step.options) > 1:
+            step.text = _shared_start([shown.options[i] for i in step.options]) + f" … ({len(step.options)})"
+    return steps
+
+
+def _shared_start(texts: list[str]) -> str:
+    """The words all the texts begin with ("Play Archer on"), cut at a word's end."""
+    start = texts[0]
+    for t in texts[1:]:
+        n = 0
+        while n < min(len(start), len(t)) and start[n] == t[n]:
+            n += 1
+        start = start[:n]
+    if start != texts[0] and " " in start:
+        start = start[: start.rstrip().rfind(" ") + 1] if not start.endswith(" ") else start
+    return start.rstrip(" :,") or texts[0]
 
 
 def clip(text: str, width: int = COLUMNS) -> str:

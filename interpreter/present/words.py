@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from dsl.translations import Localized, Message, humanize, text_in
 from interpreter.present.phrases import say
-from interpreter.core.state import Entity, Zone
+from interpreter.core.state import Entity, Zone, holder
 from interpreter.present.views import back_of, can_see
 
 _META = {"copies"}  # record fields that are numbers but not part of what a card shows
@@ -184,7 +184,24 @@ class Presenter:
 
     def words(self, text) -> str:
         """A `log` or `ask` text (its Message, then a (value, type) per {expression}) in the reader's
-        language, its values through the reader's view."""
+        language, its values through the reader's view; a line told while a component's ability ran
+        says so first, unless it already names that component."""
+        said = self._words(text)
+        cause = getattr(text, "cause", None)
+        if cause is None or any(v is cause for v in _values(text)):
+            return said
+        return self.caused(cause, said)
+
+    def caused(self, cause, text: str) -> str:
+        """`Militia (P2): text`: the component whose ability caused it, through the view, and its holder."""
+        seen = can_see(cause, self.viewer)
+        what = self.told_apart(cause, entity_name(cause, self.lang)) if seen else self.unseen(cause)
+        seat = holder(cause)
+        if seat is not None:
+            what = self.say("cause of", what=what, player=self.player(seat, mark_you=False))
+        return self.say("caused", cause=what, text=text)
+
+    def _words(self, text) -> str:
         if not text:
             return ""
         if isinstance(text[0], Message):
@@ -193,6 +210,13 @@ class Presenter:
                 out.append(piece if isinstance(piece, str) else self.value(*text[1 + piece]))
             return "".join(out)
         return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in text)
+
+
+def _values(text):
+    """The values a `log` or `ask` text shows."""
+    for piece in text[1:] if text and isinstance(text[0], Message) else text:
+        if isinstance(piece, tuple) and piece:
+            yield piece[0]
 
 
 def describe(e: Entity, state=None) -> str:
@@ -229,6 +253,14 @@ def prompt(decision, state=None, viewer: int | None = None, lang: str | None = N
 def prompt_words(decision, state, viewer: int | None, lang: str | None = None) -> str:
     """The question in words: the `ask` text, or a plain sentence made from the kind of choice."""
     pr = Presenter(state, viewer, lang)
+    said = _question(pr, decision)
+    cause = decision.cause
+    if cause is None or (decision.question.words is not None and any(v is cause for v in _values(decision.question.words))):
+        return said
+    return pr.caused(cause, said)
+
+
+def _question(pr: Presenter, decision) -> str:
     q = decision.question
     if q.words is not None:
         return pr.words(q.words)
@@ -339,36 +371,7 @@ def _entities(v):
             yield from _entities(x)
 
 
-# ---------------------------------------------------------------- the table
-SPELLED_OUT = 8  # a zone of the table with at most this many components shows their texts too
-
-
-def table(state, viewer: int | None, lang: str | None = None) -> list[str]:
-    """The table as `viewer` sees it, one line per zone that holds something, then the scores and
-    other public variables: names and values of what the viewer sees, counts of what it does not.
-    The components of a zone of the table (not a player's) that holds a few show their texts."""
-    pr = Presenter(state, viewer, lang)
-    lines = []
-    zones = list(state.game_zones.values())
-    order = [viewer] + [p for p in range(state.players) if p != viewer] if viewer is not None else range(state.players)
-    for p in order:
-        zones.extend(zs[p] for zs in state.player_zones.values())
-    for zone in zones:
-        if zone.items:
-            lines.append(f"{pr.zone(zone)}: {_contents(pr, zone)}")
-            if zone.owner is None and len(zone.items) <= SPELLED_OUT:
-                # the few cards in the middle of the table (a row of titles, the current ally) with their texts
-                lines.extend(f"    {pr.describe(e)}: {pr.card_text(e)}" for e in zone.items if can_see(e, viewer) and pr.card_text(e))
-    shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.game_vars.items() if _worth(v)]
-    if shown:
-        lines.append(f"{pr.say('game')}: " + ", ".join(shown))
-    for p in order:
-        shown = [f"{pr.word(k)} {pr.value(v, _var_type(state, k))}" for k, v in state.player_vars[p].items() if _worth(v)]
-        if shown:
-            lines.append(f"{pr.player(p)}: " + ", ".join(shown))
-    return lines
-
-
+# ---------------------------------------------------------------- what lies on a component
 def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
     seen, unseen = [], {}
     for e in zone.items:
@@ -382,26 +385,3 @@ def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
     for back, n in unseen.items():
         seen.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))
     return ", ".join(seen) or pr.say("empty")
-
-
-def _worth(v) -> bool:
-    return v is not None and v is not False and v != [] and v != {}
-
-
-def _var_type(state, name: str) -> str:
-    v = state.voc.variables.get(name)
-    return v.type if v is not None else "any"
-
-
-def key(state, viewer: int | None, lang: str | None = None) -> list[str]:
-    """The full text of every component the viewer sees on the table, each card once."""
-    pr = Presenter(state, viewer, lang)
-    out, done = [], set()
-    for zone in state.all_zones():
-        for e in zone.items:
-            if can_see(e, viewer) and pr.card_text(e):
-                line = f"{pr.describe(e)}: {pr.card_text(e)}"
-                if line not in done:
-                    done.add(line)
-                    out.append(line)
-    return out

@@ -18,11 +18,30 @@ from interpreter.runtime.session import Session
 
 FORMAT = "rules-log/1"
 
+# Why a game stopped before its end (the log's "unfinished" reason): Ctrl-C, SIGTERM, SIGHUP, the end of
+# the input (Ctrl-D), or the copy kept while the game waited for a person (what is left if the process dies).
+UNFINISHED = ("interrupt", "terminate", "hangup", "end of input", "saved")
+UNDO_BUDGET = 500_000  # decisions replayed to check a log's undone decisions (each from the start of its game)
 
-def make_log(session: Session, game_ref: str) -> dict:
+
+def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None, agent_args: dict | None = None,
+             lang: str | None = None, undone: list | None = None, unfinished: str | None = None) -> dict:
+    """The log of a game so far. The optional parts say who played each seat (so that `rules play --resume`
+    seats the same agents), the reader's language, the decisions taken back with `undo`, and why a game
+    stopped before its end; a log without them is the plain record of a game."""
     state = session.state
     content = session.game.content
     decisions = [[i, label] for i, label in zip(session.history, session.labels or [""] * len(session.history))]
+    extra: dict = {}
+    if seats is not None:
+        extra["seats"] = list(seats)
+        extra["agent_args"] = dict(agent_args or {})
+    if lang is not None:
+        extra["lang"] = lang
+    if undone:
+        extra["undone"] = list(undone)
+    if unfinished is not None:
+        extra["unfinished"] = {"reason": unfinished}
     return {
         "format": FORMAT,
         "game": game_ref,
@@ -36,6 +55,7 @@ def make_log(session: Session, game_ref: str) -> dict:
             "scores": session.result.scores if session.result else [],
         },
         "final_state": state.digest(),
+        **extra,
     }
 
 
@@ -137,9 +157,9 @@ def _schema_problem(shown: str, err) -> Diagnostic:
     elif err.validator == "type":
         wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
         message = f"{where} must be {'an' if wanted[0] in 'aeiou' else 'a'} {wanted}, not {found}"
-    elif err.validator in ("minItems", "maxItems", "prefixItems"):
-        message = f"{where} must be a pair [option index, label], not {found} of {len(err.instance)}" \
-            if isinstance(err.instance, list) else f"{where}: {_clip(err.message)}"
+    elif err.validator in ("minItems", "maxItems", "prefixItems") and isinstance(err.instance, list) \
+            and len(err.absolute_path) >= 2 and err.absolute_path[-2] == "decisions":
+        message = f"{where} must be a pair [option index, label], not {found} of {len(err.instance)}"
     else:
         message = f"{where}: {_clip(err.message)}"
     return Diagnostic("LOG-SCHEMA", f"{shown}: {message}", None, "see schemas/log.schema.json")
@@ -190,10 +210,9 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if game.content.content_hash != log["content_hash"]:
         notes.append(f"the content changed since the log was written ({log['content_hash']} -> {game.content.content_hash})")
     for n, (index, label) in enumerate(log["decisions"], 1):
-        if session.pending is None:
-            return ReplayOutcome(False, f"the game ended before decision {n} of {len(log['decisions'])}", session)
-        if label and index < len(session.pending.labels) and session.pending.labels[index] != label:
-            return ReplayOutcome(False, f"decision {n}: option {index} is now '{session.pending.labels[index]}', the log says '{label}'", session)
+        problem = mismatch(session, n, len(log["decisions"]), index, label)
+        if problem:
+            return ReplayOutcome(False, problem, session)
         try:
             session.answer(index)
         except IllegalDecision as err:
@@ -204,14 +223,24 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
             return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
     if logged_error:
         return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
-    if session.pending is not None and not log.get("unfinished"):
+    unfinished = (log.get("unfinished") or {}).get("reason")
+    if session.pending is not None and not unfinished:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
-    if session.pending is None and log.get("unfinished"):
-        return ReplayOutcome(False, "the log says the game was unfinished, the replay ends it", session)
+    if session.pending is None and unfinished:
+        return ReplayOutcome(False, f"the log says the game stopped unfinished ({unfinished}), "
+                                    f"but it ends after decision {len(log['decisions'])}", session)
     digest = session.state.digest()
     if digest != log["final_state"]:
-        return ReplayOutcome(False, f"the final state differs ({digest}, the log says {log['final_state']})" +
+        return ReplayOutcome(False, f"the {'last' if unfinished else 'final'} state differs ({digest}, the log says {log['final_state']})" +
                              (f"; {notes[0]}" if notes else ""), session)
+    undone = check_undone(log, game)
+    if undone:
+        return ReplayOutcome(False, undone, session)
+    if log.get("undone"):
+        notes.append(f"{len(log['undone'])} undo(s) checked: their decisions replay as logged")
+    if unfinished:
+        return ReplayOutcome(True, f"unfinished, reproduced up to decision {len(log['decisions'])} "
+                                   f"(stopped: {unfinished}; {_asked(session)} is asked next)" + "".join(f"; {x}" for x in notes), session)
     result = session.result
     winners = [player_label(w) for w in session.state.winners]
     if log["result"]["winners"] != winners:
@@ -219,5 +248,68 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
                                     f"the replay gives {', '.join(winners) or 'nobody'}", session)
     if result is not None and log["result"]["scores"] != result.scores:
         return ReplayOutcome(False, f"the log says the scores are {log['result']['scores']}, the replay gives {result.scores}", session)
-    exact = "the replay reproduces the logged game exactly" + (" (unfinished: up to where it was written)" if log.get("unfinished") else "")
-    return ReplayOutcome(True, exact + (f" ({notes[0]})" if notes else ""), session)
+    return ReplayOutcome(True, "the replay reproduces the logged game exactly" + (f" ({'; '.join(notes)})" if notes else ""), session)
+
+
+def mismatch(session: Session, n: int, total: int, index: int, label: str) -> str | None:
+    """Why logged decision n (of total) cannot be answered as the log says in the game as it stands, or None."""
+    if session.pending is None:
+        return f"the game ended before decision {n} of {total}"
+    labels = session.pending.labels
+    if label and index < len(labels) and labels[index] != label:
+        return f"decision {n}: option {index} is now '{_clip(labels[index])}', the log says '{_clip(label)}'"
+    if index >= len(labels):
+        return f"decision {n}: there is no option {index} (the game offers {len(labels)})"
+    return None
+
+
+def undone_lines(log: dict) -> list[tuple[int, dict, list | None]]:
+    """Each undo of the log (its place in `undone`, the entry) with the whole line of decisions it took
+    back from. An undo's `after` counts the decisions kept; the line after it grew from those only, so
+    each line is the next one's first `after` decisions followed by what was undone (worked back from the
+    logged line). A line of None: the undo keeps more decisions than its game then had."""
+    line = [list(d) for d in log["decisions"]]
+    out = []
+    for place in range(len(log.get("undone") or []) - 1, -1, -1):
+        entry = log["undone"][place]
+        if entry["after"] > len(line):
+            out.append((place, entry, None))
+            break
+        line = line[:entry["after"]] + [list(d) for d in entry["decisions"]]
+        out.append((place, entry, line))
+    return out[::-1]
+
+
+def check_undone(log: dict, game) -> str | None:
+    """Replay every line an undo took decisions back from: each must be what the game asked then, taken back
+    to a decision of the player who undid it, while that player was being asked. None when all hold."""
+    lines = undone_lines(log)
+    work = sum(len(line) for _, _, line in lines if line)
+    if work > UNDO_BUDGET:
+        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"checking the log's {len(lines)} undo(s) would replay {work:,} decisions, "
+                                                       f"more than {UNDO_BUDGET:,}", None, "a game log holds its own undos only")])
+    for place, entry, line in lines:
+        where = f"undone[{place}]"
+        if line is None:
+            return f"{where} keeps {entry['after']} decisions, but the game then had fewer"
+        session = Session(game, log["players"], log["seed"], tuple(log["variants"]), start=False)
+        try:
+            session.call(game.content.manifest["start"])
+            for n, (index, label) in enumerate(line, 1):
+                if n == entry["after"] + 1 and session.pending is not None and _asked(session) != entry["by"]:
+                    return f"{where}: decision {n} was not {entry['by']}'s to take back"
+                problem = mismatch(session, n, len(line), index, label)
+                if problem:
+                    return f"{where}: {problem}"
+                session.answer(index)
+        except (DiagnosticError, IllegalDecision) as err:
+            return f"{where}: the undone decisions do not replay ({err})"
+        if _asked(session) != entry["by"]:
+            return f"{where}: {entry['by']} was not being asked when the undo was made"
+    return None
+
+
+def _asked(session: Session) -> str | None:
+    """Who the pending decision is asked of (a decision of nobody's is the first seat's), as the log names players."""
+    d = session.pending
+    return None if d is None else player_label(d.player if d.player is not None else 0)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import _what
-from interpreter.core.decisions import Decision, IllegalDecision, Question
+from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.resolver import Resolver
 from interpreter.core.state import Entity, State, Zone, holder
 
@@ -81,6 +81,7 @@ class Runtime:
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
+        self.causes: list = []  # the components whose abilities are running, innermost last: what a line or question is caused by
 
     # ------------------------------------------------------------ procedures and events
     def invoke(self, name: str, args: list):
@@ -94,6 +95,7 @@ class Runtime:
                     continue
                 res.trace("replacement", name, [cand], args)
                 res.running.add(key)
+                self.causes.append(cand.source)
                 try:
                     if cand.hook.yields:
                         yield from cand.hook.body(self, cand.b)
@@ -101,6 +103,7 @@ class Runtime:
                         cand.hook.body(self, cand.b)
                 finally:
                     res.running.discard(key)
+                    self.causes.pop()
                 res.expire(name)
                 return None
         r = (yield from proc.body(self, *args)) if proc.body_yields else proc.body(self, *args)
@@ -121,10 +124,14 @@ class Runtime:
                 if self.trace is not None:
                     res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
                 done.add((id(cand.hook), cand.source))
-                if cand.hook.yields:
-                    yield from cand.hook.body(self, cand.b)
-                else:
-                    cand.hook.body(self, cand.b)
+                self.causes.append(cand.source)
+                try:
+                    if cand.hook.yields:
+                        yield from cand.hook.body(self, cand.b)
+                    else:
+                        cand.hook.body(self, cand.b)
+                finally:
+                    self.causes.pop()
         res.expire(name)
         if self.game.watchers:
             self.watch()  # the abilities that followed the procedure may have changed the game too
@@ -218,6 +225,9 @@ class Runtime:
         """A line of the game's account, told to its listener with the state as it is now and the
         player whose view it is read through (the one it is told to, or the reader)."""
         if self.account is not None:
+            if self.causes and self.causes[-1] is not None:
+                text = Told(text)
+                text.cause = self.causes[-1]
             self.account(to, text, self.state, self.reader if to is None else to)
 
     # ------------------------------------------------------------ state changes
@@ -336,6 +346,8 @@ class Session:
     def _advance(self, answer) -> None:
         try:
             self.pending = self._gen.send(answer) if answer is not None else next(self._gen)
+            if self.rt.causes:
+                self.pending.cause = self.rt.causes[-1]
             return
         except StopIteration:
             winners = None

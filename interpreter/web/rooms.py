@@ -297,7 +297,7 @@ class Room:
             if self.error is not None:
                 log["error"] = self.error
             elif self.session.pending is not None:
-                log["unfinished"] = True  # `rules replay` checks it up to here
+                log["unfinished"] = {"reason": "saved"}  # written mid-game: `rules replay` checks it up to here
             return log
 
 

@@ -40,10 +40,11 @@ class Case:
     text: str | None = None  # another phrase the output must contain
     timeout: float = 10.0  # seconds
     setup: Callable | None = None  # fn(case_folder) for what files cannot say (FIFOs, sparse files)
+    memory_mib: int | None = None  # run in a subprocess whose address space is at most this (default: the corpus's)
 
     @property
     def subprocess(self) -> bool:
-        return self.isolate or self.shell is not None or bool(self.env)
+        return self.isolate or self.shell is not None or bool(self.env) or self.memory_mib is not None
 
 
 def validate(name: str, cls: int, expect: str | None, **kw) -> Case:

@@ -140,6 +140,64 @@ LOGS = [
     replay("fine_log_replays", 7, None, lambda log: log, text="OK"),
 ]
 
+# ---------------------------------------------------------------- 7. unfinished logs, undo and resume (issue 22 §1)
+def unfinished(n, then=lambda log: log):
+    """The base log cut after n decisions as an interrupted game leaves it (the state then, no result)."""
+    def make(log):
+        from interpreter.runtime.games import load_compiled
+        from interpreter.runtime.session import Session
+        session = Session(load_compiled(log["game"]), log["players"], log["seed"], tuple(log["variants"]))
+        for index, _ in log["decisions"][:n]:
+            session.answer(index)
+        return then({**log, "decisions": log["decisions"][:n], "final_state": session.state.digest(),
+                     "result": {"winners": [], "scores": []}, "unfinished": {"reason": "interrupt"}})
+    return make
+
+
+def undone(after, by, decisions):
+    """An undo that kept `after` decisions and took back `decisions(log)`, by player `by`."""
+    return lambda log: {**log, "undone": [{"after": after, "by": by, "decisions": decisions(log)}]}
+
+
+def resume(name, expect, log, *extra, **kw) -> Case:
+    return Case(name, 7, ("play", "--resume", "{log}", *extra), expect, log=log, **kw)
+
+
+# The base game asks P1, then P2 (each once): no undo of it is valid, and these are refused; a real undo's log
+# replays in tests/test_play_interrupted.py.
+FIRST_TWO = lambda log: log["decisions"][:2]  # noqa: E731
+UNFINISHED = [
+    replay("fine_replay_unfinished", 7, None, unfinished(1), text="OK: unfinished, reproduced up to decision 1"),
+    Case("fine_explain_unfinished", 7, ("explain", "{log}"), None, log=unfinished(1)),
+    replay("log_unfinished_but_complete", 7, None, put("unfinished", {"reason": "interrupt"}), exit=1, text="ends after decision 2"),
+    replay("log_unfinished_state_tampered", 7, None, unfinished(1, put("final_state", "0" * 16)), exit=1, text="last state differs"),
+    replay("log_unfinished_reason_unknown", 7, "LOG-SCHEMA", unfinished(1, put("unfinished", {"reason": "boredom"}))),
+    replay("log_undone_beyond_the_game", 7, None, undone(99, "P1", FIRST_TWO), exit=1, text="undone[0] keeps 99 decisions"),
+    replay("log_undone_by_another", 7, None, undone(0, "P2", FIRST_TWO), exit=1, text="was not P2's to take back"),
+    replay("log_undone_label_tampered", 7, None, undone(0, "P1", lambda log: [[0, "nonsense"], log["decisions"][1]]), exit=1,
+           text="undone[0]: decision 1"),
+    replay("log_undone_while_not_asked", 7, None, undone(0, "P1", lambda log: log["decisions"][:1]), exit=1,
+           text="P1 was not being asked"),
+    replay("log_undone_empty", 7, "LOG-SCHEMA", undone(0, "P1", lambda log: [])),
+    replay("log_undone_by_nobody", 7, "LOG-SCHEMA", undone(0, "nobody", FIRST_TWO)),
+    resume("fine_resume", None, unfinished(1), text="Resumed after decision 1"),
+    resume("resume_finished_game", "USAGE", lambda log: log, exit=2, text="nothing to resume"),
+    resume("resume_tampered_label", "LOG-MISMATCH", unfinished(1, first_label("nonsense")), exit=1, text="decision 1"),
+    resume("resume_index_out_of_range", "LOG-MISMATCH", unfinished(1, first_index(7)), exit=1, text="no option 7"),
+    resume("resume_tampered_state", "LOG-MISMATCH", unfinished(1, put("final_state", "0" * 16)), exit=1, text="the log says 0000"),
+    resume("resume_hash_changed", "LOG-MISMATCH", unfinished(1, put("content_hash", "0" * 16)), exit=1, text="changed"),
+    resume("resume_content_really_changed", "LOG-MISMATCH", unfinished(1), exit=1, edits=(("game/cards.yaml", "value: 3", "value: 2"),)),
+    resume("resume_another_game", "LOG-MISMATCH", unfinished(1, put("game", "kings_bounty")), exit=1, text="kings_bounty changed"),
+    resume("resume_game_missing", "LOG-GAME", unfinished(1, put("game", "/no/such/game")), exit=1),
+    resume("resume_unknown_agent", "LOG-SCHEMA", unfinished(1, put("seats", ["robot", "random"])), exit=1, text="seat 1 is 'robot'"),
+    resume("resume_seats_too_few", "LOG-SCHEMA", unfinished(1, put("seats", ["random"])), exit=1),
+    resume("resume_agent_arg_huge", "LOG-SCHEMA", unfinished(1, lambda log: {**log, "seats": ["random", "random"],
+                                                                          "agent_args": {"simulations": 10 ** 9}}), exit=1),
+    resume("resume_lang_unknown", "LOG-SCHEMA", unfinished(1, put("lang", "xx")), exit=1),
+    resume("resume_with_a_seed", "USAGE", unfinished(1), "--seed", "3", exit=2),
+    Case("resume_missing_log", 7, ("play", "--resume", "{tmp}/nope.json"), "LOG-READ", exit=1),
+]
+
 # ---------------------------------------------------------------- 7. scenarios
 SCENARIO = "name: fine\ngame: {game}\nrun: pass\nexpect:\n  - count(c in pile) == 6\n"
 
@@ -220,5 +278,5 @@ SMALLER = [
          log=lambda log: {**log, "decisions": log["decisions"][:-1]}),
 ]
 
-CASES = RUNTIME + LOGS + SCENARIOS + COMMAND_LINE + SMALLER
+CASES = RUNTIME + LOGS + UNFINISHED + SCENARIOS + COMMAND_LINE + SMALLER
 PROJECT_FILES_UNCHANGED = (KB_SCHEMA,)  # no case may write into the project

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hostile_budgets
 import hostile_cache
 import hostile_content
 import hostile_runs
@@ -28,7 +29,7 @@ from hostile_case import SECRET, SECRET_TEXT, Case, run_rules
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BASE = HERE / "base_game"
-CASES = hostile_content.CASES + hostile_runs.CASES + hostile_cache.CASES
+CASES = hostile_content.CASES + hostile_runs.CASES + hostile_cache.CASES + hostile_budgets.CASES
 MEMORY_LIMIT = 1536 * 2 ** 20  # bytes of address space for a subprocess case
 MAX_OUTPUT = 200_000  # characters: a diagnostic quotes one line, never a whole file
 
@@ -68,6 +69,8 @@ def test_hostile_input(case: Case, tmp_path: Path, base_log: dict):
     else:
         (code, out), err = run_rules(argv, case.stdin, case.timeout), None
     _check(case, code, out, err)
+    if case.name in hostile_budgets.VICTIMS:  # a link's target is never written through
+        assert (tmp_path / hostile_budgets.VICTIMS[case.name]).read_text() == "VICTIM-UNCHANGED\n"
     for rel, data in before.items():
         assert (ROOT / rel).read_bytes() == data, f"the command wrote into the project: {rel}"
 
@@ -108,8 +111,12 @@ def _prepare(case: Case, folder: Path, base_log: dict, fill) -> None:
         (folder / "log.json").write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def _memory_limit(case: Case):
+    limit = case.memory_mib * 2 ** 20 if case.memory_mib else MEMORY_LIMIT
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return limit_memory
 
 
 def _subprocess(case: Case, argv: tuple, fill, folder: Path) -> tuple:
@@ -125,7 +132,7 @@ def _subprocess(case: Case, argv: tuple, fill, folder: Path) -> tuple:
         [sys.executable, "-m", "interpreter.cli", *argv]
     try:
         proc = subprocess.run(command, input=case.stdin.encode(), capture_output=True, timeout=case.timeout,
-                              env=env, cwd=folder, preexec_fn=_limit_memory)
+                              env=env, cwd=folder, preexec_fn=_memory_limit(case))
     except subprocess.TimeoutExpired as exc:
         return "time limit", _text(exc.stdout) + _text(exc.stderr), _text(exc.stderr)
     return proc.returncode, _text(proc.stdout) + _text(proc.stderr), _text(proc.stderr)

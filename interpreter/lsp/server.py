@@ -1,0 +1,284 @@
+"""`rules lsp`: a Language Server Protocol server over stdio (pygls) for a game's .rules and YAML files.
+
+Each game (the folder of the game.yaml above a file) is analysed as `rules validate` analyses it, with the
+editor's unsaved texts standing in for the files: its diagnostics are published for every file of the game.
+An analysis runs in a worker thread, a moment after the author stops typing; hovers, definitions,
+references and completions answer at once from the game's last analysis and a token scan of the text as
+it is now, so they keep working while a line does not parse.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import gc
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from dsl.diagnostics import Diagnostic
+from dsl.loader import find_game_root, load_game
+from interpreter.lsp import features
+from interpreter.lsp.index import GameIndex, Place, build_index, file_of
+from interpreter.lsp.scan import Scan, scan
+
+DELAY = 0.3  # seconds without typing before a game is analysed again
+_KINDS = {
+    "keyword": lsp.CompletionItemKind.Keyword, "zone": lsp.CompletionItemKind.Folder,
+    "variable": lsp.CompletionItemKind.Variable, "attribute": lsp.CompletionItemKind.Field,
+    "kind": lsp.CompletionItemKind.Class, "value": lsp.CompletionItemKind.EnumMember,
+    "record": lsp.CompletionItemKind.Constant, "signature": lsp.CompletionItemKind.Function,
+    "cardfn": lsp.CompletionItemKind.Method, "builtin": lsp.CompletionItemKind.Function,
+    "local": lsp.CompletionItemKind.Variable, "type": lsp.CompletionItemKind.TypeParameter,
+    "timing": lsp.CompletionItemKind.EnumMember, "constant": lsp.CompletionItemKind.Constant,
+}
+_SYMBOLS = {"procedure": lsp.SymbolKind.Function, "function": lsp.SymbolKind.Function, "event": lsp.SymbolKind.Event,
+            "trigger": lsp.SymbolKind.Method, "record": lsp.SymbolKind.Object}
+
+
+@dataclass
+class Game:
+    """One game's state in the server: its last analysis, and what diagnostics the editor shows for it."""
+
+    root: Path
+    index: GameIndex | None = None
+    published: set = field(default_factory=set)  # uris that now show diagnostics
+    pending: asyncio.Task | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class RulesServer(LanguageServer):
+    def __init__(self):
+        super().__init__("rules-lsp", "1")
+        self.games: dict = {}  # game root -> Game
+        self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # analyses one at a time, in order
+        self.scans: dict = {}  # uri -> (version, Scan) of open documents
+        self.analyses = 0
+
+    # ------------------------------------------------------------------ documents and games
+    def game_of(self, uri: str) -> Game | None:
+        path = to_fs_path(uri)
+        if path is None:
+            return None
+        root = find_game_root(Path(path).parent)
+        if root is None:
+            return None
+        root = root.resolve()
+        game = self.games.get(root)
+        if game is None:
+            game = self.games[root] = Game(root)
+        return game
+
+    def scan_of(self, uri: str) -> tuple:
+        doc = self.workspace.get_text_document(uri)
+        cached = self.scans.get(uri)
+        if cached is None or cached[0] != doc.version or doc.version is None:
+            cached = (doc.version, scan(doc.path, doc.source))
+            self.scans[uri] = cached
+        return doc, cached[1]
+
+    def unsaved(self, root: Path) -> dict:
+        texts = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = Path(doc.path).resolve()
+            if path.is_relative_to(root):
+                texts[path] = doc.source
+        return texts
+
+    def schedule(self, game: Game, delay: float) -> None:
+        if game.pending is not None and not game.pending.done():
+            game.pending.cancel()
+        game.done.clear()
+        game.pending = asyncio.ensure_future(self._analyse_later(game, delay))
+
+    async def _analyse_later(self, game: Game, delay: float) -> None:
+        await asyncio.sleep(delay)  # a change within the delay cancels this wait, and waits anew
+        await asyncio.shield(self._analyse(game))  # once begun, an analysis ends and counts (another follows)
+
+    async def _analyse(self, game: Game) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            texts = self.unsaved(game.root)
+            index, diagnostics = await loop.run_in_executor(self.worker, analyse, game.root, texts, game.index)
+        except Exception as err:  # noqa: BLE001 - a fault of the server's own is told, and the last analysis kept
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error,
+                                                         message=f"rules lsp: the analysis of {game.root} failed: {err!r}"))
+        else:
+            game.index = index
+            self.publish(game, diagnostics)
+            # An analysis leaves about a million objects that live until the next one: out of the collector's
+            # sight, a full collection no longer walks them all in the middle of a keystroke's completion
+            # (they are freed by reference counting when the next analysis replaces them). Now and then the
+            # few kept alive only by cycles are collected after all.
+            self.analyses += 1
+            if self.analyses % 50 == 0:
+                gc.unfreeze()
+                gc.collect()
+            gc.freeze()
+        finally:
+            game.done.set()  # whatever happened, requests waiting for an analysis go on
+
+    async def ready(self, uri: str) -> tuple:
+        """The document, its scan, its game and the game's last analysis (waiting for the first one)."""
+        game = self.game_of(uri)
+        if game is None:
+            return None, None, None, None
+        if game.index is None:
+            if game.pending is None:
+                self.schedule(game, 0)
+            await game.done.wait()
+        doc, s = self.scan_of(uri)
+        return doc, s, game, game.index
+
+    def publish(self, game: Game, diagnostics: list) -> None:
+        by_uri: dict = {}
+        manifest = from_fs_path(str(game.root / "game.yaml"))
+        for d in diagnostics:
+            path = file_of(d.span.path) if d.span is not None and d.span.path else None
+            uri = from_fs_path(str(path)) if path is not None and path.is_file() else manifest
+            by_uri.setdefault(uri, []).append(to_lsp(d, path is not None and path.is_file()))
+        for uri in game.published | set(by_uri):
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=by_uri.get(uri, [])))
+        game.published = set(by_uri)
+
+    def location(self, place: Place) -> lsp.Location:
+        uri = from_fs_path(str(place.path))
+        doc = self.workspace.text_documents.get(uri)
+        start, end = lsp.Position(place.line, place.col), lsp.Position(place.line, place.end)
+        if doc is not None:  # the editor counts columns in UTF-16 units
+            start, end = doc.position_to_client_units(start), doc.position_to_client_units(end)
+        return lsp.Location(uri=uri, range=lsp.Range(start=start, end=end))
+
+
+def analyse(root: Path, texts: dict, previous: GameIndex | None) -> tuple:
+    """Load and check the game as `rules validate` does; index its names. When the manifest itself cannot be
+    read (a vocabulary-less game), the previous index is kept, so features go on with the last good names."""
+    content = load_game(root, texts)
+    diagnostics = list(content.report.diagnostics)
+    if previous is not None and not content.vocabulary.zones and not content.vocabulary.kinds and previous.voc.zones:
+        return previous, diagnostics
+    return build_index(root, content, texts, previous), diagnostics
+
+
+def to_lsp(d: Diagnostic, placed: bool) -> lsp.Diagnostic:
+    if placed:
+        line = max(d.span.line - 1, 0)
+        start, end = max(d.span.col - 1, 0), max(d.span.end_col - 1, d.span.col)
+    else:
+        line, start, end = 0, 0, 1
+    message = d.message if placed or d.span is None else f"{d.span}: {d.message}"
+    if d.hint:
+        message += f"\nhint: {d.hint}"
+    severity = lsp.DiagnosticSeverity.Warning if d.severity == "warning" else lsp.DiagnosticSeverity.Error
+    return lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line, start), end=lsp.Position(line, end)),
+                          message=message, severity=severity, code=d.code, source="rules")
+
+
+def _offset(doc, s: Scan, position: lsp.Position) -> int:
+    server = doc.position_from_client_units(position)
+    return s.offset(server.line, server.character)
+
+
+def make_server() -> RulesServer:
+    server = RulesServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RulesServer, params: lsp.DidOpenTextDocumentParams):
+        game = ls.game_of(params.text_document.uri)
+        if game is not None:
+            ls.schedule(game, 0 if game.index is None else DELAY)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: RulesServer, params: lsp.DidChangeTextDocumentParams):
+        game = ls.game_of(params.text_document.uri)
+        if game is not None:
+            ls.schedule(game, DELAY)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RulesServer, params: lsp.DidSaveTextDocumentParams):
+        game = ls.game_of(params.text_document.uri)
+        if game is not None:
+            ls.schedule(game, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams):
+        ls.scans.pop(params.text_document.uri, None)
+        game = ls.game_of(params.text_document.uri)
+        if game is not None:  # its text on disk counts again
+            ls.schedule(game, DELAY)
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: RulesServer, params: lsp.HoverParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if ix is None:
+            return None
+        found = features.hover(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        if found is None:
+            return None
+        text, place = found
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text),
+                         range=ls.location(place).range)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    async def definition(ls: RulesServer, params: lsp.DefinitionParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if ix is None:
+            return None
+        places = features.definition(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        return [ls.location(p) for p in places] or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    async def references(ls: RulesServer, params: lsp.ReferenceParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if ix is None:
+            return None
+        places = features.references(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position),
+                                     params.context.include_declaration)
+        return [ls.location(p) for p in places] or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[".", "@"]))
+    async def completion(ls: RulesServer, params: lsp.CompletionParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if ix is None:
+            return None
+        items = features.completions(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        seen, out = set(), []
+        for it in items:
+            if it.label in seen:
+                continue
+            seen.add(it.label)
+            out.append(lsp.CompletionItem(
+                label=it.label, kind=_KINDS.get(it.kind), detail=it.detail or None, sort_text=f"{it.sort}{it.label}",
+                documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=it.doc) if it.doc else None))
+        return lsp.CompletionList(is_incomplete=False, items=out)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def document_symbols(ls: RulesServer, params: lsp.DocumentSymbolParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if s is None:
+            return None
+        return [_symbol(o) for o in features.outline(ix, s, Path(doc.path).resolve())]
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: RulesServer, params):
+        ls.worker.shutdown(wait=False, cancel_futures=True)
+
+    return server
+
+
+def _symbol(o) -> lsp.DocumentSymbol:
+    rng = lsp.Range(start=lsp.Position(o.line, 0), end=lsp.Position(o.end_line + 1, 0))
+    sel = lsp.Range(start=lsp.Position(o.line, o.col), end=lsp.Position(o.line, o.col + len(o.name)))
+    return lsp.DocumentSymbol(name=o.name, kind=_SYMBOLS.get(o.kind, lsp.SymbolKind.Function), range=rng,
+                              selection_range=sel, children=[_symbol(c) for c in o.children] or None)
+
+
+def run() -> int:
+    make_server().start_io()
+    # pygls closes standard output when the session ends; what follows (the command's flush) writes nowhere
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the rest of the process
+    return 0

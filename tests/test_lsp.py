@@ -1,0 +1,359 @@
+"""`rules lsp` driven as an editor drives it: a real LSP client (pytest-lsp) talks to
+`python -m interpreter.cli lsp` over stdio, on copies of King's Bounty and A Game of Thrones in a
+temporary folder. One server serves the whole module (starting one costs about a second)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+pytest.importorskip("pytest_lsp")
+
+import pytest_asyncio  # noqa: E402
+from lsprotocol import types as lsp  # noqa: E402
+from pytest_lsp import client_capabilities, make_test_lsp_client  # noqa: E402
+
+from dsl.loader import SCHEMA_LINE, load_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 60  # seconds: a bound for a hung server, not a measure of speed
+in_loop = pytest.mark.asyncio(loop_scope="module")  # the async tests share the module's server
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lsp")
+    for game in ("kings_bounty", "agot"):
+        shutil.copytree(ROOT / "content" / game, folder / game)
+    return folder
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(games):
+    # The server runs in the copies' folder, so the paths it shows (kings_bounty/rules/turn.rules) are the
+    # same in every run, and the parse cache serves them.
+    c = make_test_lsp_client()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    await c.start_io(sys.executable, "-m", "interpreter.cli", "lsp", cwd=str(games), env=env)
+    await c.initialize_session(lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"),
+                                                    root_uri=games.as_uri()))
+    yield c
+    await c.shutdown_session()
+    await c.stop()
+
+
+class Doc:
+    """An open document: its uri, its text, and edits sent as the editor sends them."""
+
+    def __init__(self, client, path: Path):
+        self.client, self.path, self.uri = client, path, path.as_uri()
+        self.text = path.read_text(encoding="utf-8")
+        self.version = 1
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(uri=self.uri, language_id="rules", version=1, text=self.text)))
+
+    def change(self, text: str) -> None:
+        self.version += 1
+        self.text = text
+        self.client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            lsp.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+            [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def close(self) -> None:
+        self.client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=self.uri)))
+
+    def at(self, needle: str, shift: int = 0, nth: int = 0) -> lsp.Position:
+        index = -1
+        for _ in range(nth + 1):
+            index = self.text.index(needle, index + 1)
+        index += shift
+        line = self.text.count("\n", 0, index)
+        return lsp.Position(line, index - (self.text.rfind("\n", 0, index) + 1))
+
+    def where(self) -> lsp.TextDocumentIdentifier:
+        return lsp.TextDocumentIdentifier(uri=self.uri)
+
+    async def hover(self, needle, shift=1, nth=0) -> str | None:
+        h = await self.client.text_document_hover_async(lsp.HoverParams(self.where(), self.at(needle, shift, nth)))
+        return h.contents.value if h is not None else None
+
+    async def definition(self, needle, shift=1, nth=0) -> list:
+        found = await self.client.text_document_definition_async(lsp.DefinitionParams(self.where(), self.at(needle, shift, nth)))
+        return [(Path(lsp_path(x.uri)).name, x.range.start.line + 1, x.range.start.character + 1) for x in found or []]
+
+    async def references(self, needle, shift=1, nth=0) -> list:
+        found = await self.client.text_document_references_async(lsp.ReferenceParams(
+            text_document=self.where(), position=self.at(needle, shift, nth),
+            context=lsp.ReferenceContext(include_declaration=True)))
+        return [(Path(lsp_path(x.uri)).name, x.range.start.line + 1, x.range.start.character + 1) for x in found or []]
+
+    async def complete(self, needle, shift=0, nth=0) -> list:
+        got = await self.client.text_document_completion_async(lsp.CompletionParams(self.where(), self.at(needle, shift, nth)))
+        items = got.items if isinstance(got, lsp.CompletionList) else got or []
+        return [i.label for i in sorted(items, key=lambda i: i.sort_text or i.label)]
+
+
+def lsp_path(uri: str) -> str:
+    from pygls.uris import to_fs_path
+    return to_fs_path(uri)
+
+
+async def diagnostics(client, uri: str, wanted) -> list:
+    """The diagnostics the server publishes for `uri` once `wanted(them)` holds."""
+    async def wait():
+        while not (uri in client.diagnostics and wanted(client.diagnostics[uri])):
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return client.diagnostics[uri]
+    return await asyncio.wait_for(wait(), WAIT)
+
+
+def published(client, games: Path) -> set:
+    return {(Path(lsp_path(uri)).relative_to(games).as_posix(), d.range.start.line + 1, d.range.start.character + 1,
+             d.code, d.message) for uri, ds in client.diagnostics.items() for d in ds}
+
+
+def validated(games: Path, game: str, monkeypatch) -> set:
+    """What `rules validate` says of the copy, run in the server's folder so that paths read the same."""
+    monkeypatch.chdir(games)
+    content = load_game(Path(game))
+    return {(Path(d.span.path).as_posix(), d.span.line, d.span.col, d.code, d.message + (f"\nhint: {d.hint}" if d.hint else ""))
+            for d in content.report.diagnostics}
+
+
+# ---------------------------------------------------------------------------------------------- diagnostics
+@in_loop
+async def test_diagnostics_as_typed_are_those_of_validate(client, games, monkeypatch):
+    """An unknown zone typed in a .rules file and a type error typed in a card's effect: the unsaved texts are
+    checked with the whole game, and the server says exactly what `rules validate` says of them saved."""
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
+    saved_turn, saved_titles = turn.text, titles.text
+    turn.change(turn.text.replace("move top(deck, n) to hand of p", "move top(deck, n) to hnd of p", 1))
+    titles.change(titles.text.replace("c.kind == castle)", "c.kind == 3)", 1))
+    got = await diagnostics(client, turn.uri, lambda ds: any(d.code == "REF-UNDEF" for d in ds))
+    await diagnostics(client, titles.uri, lambda ds: any(d.code == "TYPE-MISMATCH" for d in ds))
+    [undef] = [d for d in got if d.code == "REF-UNDEF"]
+    assert "hnd" in undef.message and "did you mean 'hand'" in undef.message
+    assert turn.text.splitlines()[undef.range.start.line][undef.range.start.character:].startswith("hnd")
+    try:
+        (games / "kings_bounty/rules/turn.rules").write_text(turn.text, encoding="utf-8")
+        (games / "kings_bounty/cards/titles.yaml").write_text(titles.text, encoding="utf-8")
+        assert published(client, games) == validated(games, "kings_bounty", monkeypatch)
+    finally:
+        (games / "kings_bounty/rules/turn.rules").write_text(saved_turn, encoding="utf-8")
+        (games / "kings_bounty/cards/titles.yaml").write_text(saved_titles, encoding="utf-8")
+    turn.change(saved_turn)
+    titles.change(saved_titles)
+    assert not await diagnostics(client, turn.uri, lambda ds: not ds)
+    await diagnostics(client, titles.uri, lambda ds: not ds)
+    turn.close()
+    titles.close()
+
+
+@in_loop
+async def test_syntax_error_mid_edit_keeps_hovers_and_completions(client, games):
+    """A line that does not parse gets DSL-SYNTAX, and the rest of the file still answers."""
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    assert "procedure declare_support()" in await combat.hover("procedure declare_support", shift=11)  # analysed
+    broken = combat.text.replace("    attacker = a\n", "    attacker = a\n    let = 3\n", 1)
+    combat.change(broken)
+    ds = await diagnostics(client, combat.uri, lambda ds: any(d.code == "DSL-SYNTAX" for d in ds))
+    assert [d.range.start.line + 1 for d in ds if d.code == "DSL-SYNTAX"] == [combat.at("let = 3").line + 1]
+    # elsewhere in the same file: a procedure declared in it, a local, a zone
+    assert "procedure offer_support(q: player, side: player, areas: list[entity])" in \
+        await combat.hover("offer_support(q, attacker, mine)")
+    assert await combat.definition("offer_support(q, attacker, mine)") == \
+        [("combat.rules", combat.at("procedure offer_support").line + 1, 11)]
+    local = await combat.hover("len(mine)", shift=5)
+    assert local.startswith("```rules\nmine: list[") and "procedure declare_support" in local
+    labels = await combat.complete("if variant(\"support_per_house\")")
+    assert {"mine", "q", "support_sources", "throne_track", "move", "choose"} <= set(labels)
+    assert "attacker" in await combat.complete("    attacker = a\n", shift=4)
+    combat.change(combat.text.replace("    let = 3\n", "", 1))
+    await diagnostics(client, combat.uri, lambda ds: not any(d.code == "DSL-SYNTAX" for d in ds))
+    combat.close()
+
+
+# ---------------------------------------------------------------------------------------------- hovers
+@in_loop
+async def test_hovers(client, games):
+    titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
+    emperor = await titles.hover("id: emperor", shift=5)
+    assert "**Emperor** (English (en)): Castles of the most different races" in emperor
+    assert "**Император** (Russian (ru)): Замки наибольшего числа разных народов" in emperor
+    assert "Declared in `cards/titles.yaml:5`" in emperor
+    zone = await titles.hover("domains of p")
+    assert zone.startswith("```rules\nzone domains\n```") and "Russian (ru): владения" in zone and "English (en): domains" in zone
+    assert "Declared in `game.yaml:" in zone
+    race = await titles.hover("race: elves", shift=8)  # an enum value in a record, not in rule text
+    assert race.startswith("```rules\nelves: race") and "Russian (ru): эльфы" in race
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    assert (await turn.hover("field_unit(p, u, d)")).startswith("```rules\nprocedure field_unit(p: player, u: entity, d: entity)")
+    assert (await turn.hover("may_field(p, u)")).startswith("```rules\nfunction may_field(p: player, u: entity) -> bool")
+    assert "variable points: number" in await Doc(client, games / "kings_bounty/rules/end.rules").hover("t.points", shift=3)
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    blade = await combat.hover("@valyrian_steel_blade", shift=3)
+    assert "(Russian (ru))" in blade and "(English (en))" in blade
+    for d in (titles, turn, combat):
+        d.close()
+
+
+# ---------------------------------------------------------------------------------------------- definitions and references
+@in_loop
+async def test_definitions_and_references_across_rules_and_yaml(client, games):
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    manifest = (games / "kings_bounty/game.yaml").read_text(encoding="utf-8").splitlines()
+    hand_line = next(n for n, line in enumerate(manifest, 1) if line.startswith("    hand:"))
+    assert await turn.definition("to hand of p", shift=4) == [("game.yaml", hand_line, 5)]
+    refs = await turn.references("to hand of p", shift=4)
+    assert {"game.yaml", "ru.yaml", "setup.rules", "turn.rules"} <= {r[0] for r in refs}
+    # a procedure declared in one file and called in another
+    assert await turn.definition("award_on_play(monster)") == [("titles.rules", 30, 11)]
+    assert ("turn.rules", turn.at("award_on_play(hero)").line + 1, 9) in await turn.references("award_on_play(monster)")
+    # a kind: declared in the manifest, named by records' `kind:` and in rule text
+    kinds = await turn.references("u.kind == unit", shift=11)
+    assert {"game.yaml", "undead.yaml", "humans.yaml", "turn.rules"} <= {r[0] for r in kinds}
+    # an enum value, from a record of AGoT's, to its declaration and uses
+    orders = Doc(client, games / "agot/components/orders.yaml")
+    agot = (games / "agot/game.yaml").read_text(encoding="utf-8").splitlines()
+    [(name, line, col)] = await orders.definition("order_type: support", shift=13)
+    assert name == "game.yaml" and "support" in agot[line - 1] and "enums" not in agot[line - 1]
+    uses = await orders.references("order_type: support", shift=13)
+    assert ("combat.rules", 27, 86) in uses, [u for u in uses if u[0] != "orders.yaml"]
+    assert sum(1 for u in uses if u[0] == "orders.yaml") > 10
+    # a record id, from rule text to its record
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    [(name, line, _)] = await combat.definition("@valyrian_steel_blade", shift=3)
+    assert name == "tokens.yaml"
+    assert "valyrian_steel_blade" in (games / "agot/components/tokens.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
+    assert {"combat.rules", "setup.rules", "tokens.yaml"} <= {r[0] for r in await combat.references("@valyrian_steel_blade", shift=3)}
+    # an event: declared in combat.rules, listened to by house cards' effects
+    events = await combat.references("event combat_decided", shift=7)
+    assert {"combat.rules", "house_cards.yaml"} <= {r[0] for r in events}
+    # a local: its binding, then its uses in the same declaration only
+    mine = await combat.references("let mine", shift=5)
+    assert mine[0] == ("combat.rules", combat.at("let mine").line + 1, 17) and len(mine) == 4
+    for d in (turn, orders, combat):
+        d.close()
+
+
+# ---------------------------------------------------------------------------------------------- completion
+@in_loop
+async def test_completions(client, games):
+    setup = Doc(client, games / "kings_bounty/rules/setup.rules")
+    # attributes of the kind at hand: `o` is an obelisk here, so strength and points come first
+    setup.change(setup.text.replace("o.strength == s]", "o.]", 1))
+    labels = await setup.complete("o.]", shift=2)
+    assert labels[:2] == ["points", "strength"] and "race" in labels
+    assert "first_player" not in labels  # a game variable is no attribute
+    assert await setup.complete("o.]", shift=2) == labels
+    setup.change(setup.text.replace("o.]", "o.st]", 1))
+    assert await setup.complete("o.st]", shift=4) == ["strength", "score"]  # a word begun: its first letter
+    setup.change(setup.text.replace("o.st]", "o.strength == s]", 1))
+    titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
+    labels = await titles.complete("(c in domains", shift=6)
+    assert {"c", "p", "this", "you", "domains", "castle", "elves", "count", "choose"} <= set(labels)
+    assert set(await titles.complete("kind: title", shift=6)) == {"unit", "castle", "obelisk", "title"}
+    house = Doc(client, games / "agot/components/house_cards.yaml")
+    house.change(house.text.replace("    when combat_decided(w, _) if w == you:", "    when ", 1))
+    events = await house.complete("    when ", shift=9)
+    assert "combat_decided" in events and "combat_over" in events and "move" not in events
+    house.change(house.text.replace("    when \n", "    when combat_decided(w, _) if w == you:\n    move @", 1))
+    ids = await house.complete("move @", shift=6)
+    assert "valyrian_steel_blade" in ids and "eddard_stark" in ids
+    for d in (setup, titles, house):
+        d.close()
+
+
+# ---------------------------------------------------------------------------------------------- outline
+@in_loop
+async def test_document_symbols(client, games):
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    got = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(combat.where()))
+    names = [s.name for s in got]
+    assert names[:4] == ["combat_decided", "combat_over", "start_combat", "support_order"]
+    assert {s.kind for s in got if s.name == "combat_decided"} == {lsp.SymbolKind.Event}
+    titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
+    got = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(titles.where()))
+    assert got[0].name == "emperor" and [c.name for c in got[0].children] == ["score"]
+    combat.close()
+    titles.close()
+
+
+# ---------------------------------------------------------------------------------------------- without pygls; schemas
+def test_without_pygls_a_usage_error_names_the_extra(monkeypatch, capsys):
+    from interpreter.cli.main import main
+    monkeypatch.setitem(sys.modules, "pygls", None)  # `import pygls` now fails as if it were not installed
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    monkeypatch.delitem(sys.modules, "interpreter.lsp.server", raising=False)
+    assert main(["lsp"]) == 2
+    err = capsys.readouterr().err
+    assert "error[USAGE]" in err and 'pip install "tabletop-rules[lsp]"' in err
+
+
+@pytest.mark.parametrize("game", ["kings_bounty", "agot", "btwixt"])
+def test_every_yaml_file_names_a_schema_that_checks_it(game):
+    """The `# yaml-language-server: $schema=` line (what editors validate a YAML file with) names a schema
+    that exists and accepts the file; a record with a value outside its enum is refused by it."""
+    import jsonschema
+    from dsl.yaml_records import load_yaml
+    root = ROOT / "content" / game
+    for path in sorted(root.rglob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(SCHEMA_LINE), path
+        schema_path = (path.parent / first[len(SCHEMA_LINE):]).resolve()
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+        doc, problems = load_yaml(str(path), path.read_text(encoding="utf-8"))
+        assert not problems
+        jsonschema.validate(doc.data, schema)
+        if schema_path.parent.name == "games":
+            bad = [dict(doc.data[0], kind="no_such_kind")]
+            with pytest.raises(jsonschema.ValidationError):
+                jsonschema.validate(bad, schema)
+
+
+# ---------------------------------------------------------------------------------------------- in-process: any text mid-edit
+def test_features_answer_on_a_text_cut_anywhere():
+    """Whatever the author has typed so far (the text cut at random places, or with a piece deleted), every
+    feature answers without failing, and completion offers names wherever a name may go."""
+    import random
+    from interpreter.lsp import features
+    from interpreter.lsp.index import build_index
+    from interpreter.lsp.scan import scan
+    root = (ROOT / "content" / "kings_bounty").resolve()
+    ix = build_index(root, load_game(root), {})
+    for rel in ("rules/turn.rules", "cards/titles.yaml"):
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        rng = random.Random(rel)
+        for cut in sorted(rng.sample(range(len(text)), 80)):
+            for edited, at in ((text[:cut], cut), (text[:cut] + text[cut + rng.randrange(1, 40):], cut)):
+                s = scan(str(path), edited)
+                for offset in (at, max(0, at - 1)):
+                    items = features.completions(ix, s, path, offset)
+                    features.hover(ix, s, path, offset)
+                    features.definition(ix, s, path, offset)
+                    features.references(ix, s, path, offset)
+                    if s.region_at(offset) is not None and not s.in_text(offset) and s.token_at(offset) is None \
+                            and edited[offset - 1:offset] in (" ", "(") \
+                            and not re.search(r"\b(procedure|function|event)\s*$", edited[:offset]):  # a new name
+                        assert items, (rel, offset, edited[max(0, offset - 40):offset])
+                features.outline(ix, s, path)
+
+
+def test_a_manifest_that_does_not_read_keeps_the_last_names():
+    """A broken game.yaml mid-edit: its YAML-SYNTAX is reported, and the names of the last good analysis stay."""
+    from interpreter.lsp.server import analyse
+    root = (ROOT / "content" / "kings_bounty").resolve()
+    good, diagnostics = analyse(root, {}, None)
+    assert not [d for d in diagnostics if d.severity == "error"] and ("zone", "hand") in good.symbols
+    text = (root / "game.yaml").read_text(encoding="utf-8").replace("vocabulary:\n", "vocabulary: [\n", 1)
+    kept, diagnostics = analyse(root, {root / "game.yaml": text}, good)
+    assert kept is good and [d.code for d in diagnostics] == ["YAML-SYNTAX"]
