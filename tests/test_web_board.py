@@ -129,3 +129,16 @@ def test_serve_refuses_a_port_out_of_range(capsys):
     from interpreter.cli.main import main
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port 70000" in capsys.readouterr().err
+
+
+def test_serve_says_when_its_port_is_taken(capsys):
+    pytest.importorskip("uvicorn")
+    import socket
+    from interpreter.cli.main import main
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "--port" in err

@@ -194,6 +194,13 @@ def cmd_serve(args) -> int:
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
     folders = [locate(g) for g in args.games]
+    try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
+        import socket
+        with socket.create_server((args.host, args.port), family=socket.AF_INET6 if ":" in args.host else socket.AF_INET):
+            pass
+    except (OSError, OverflowError) as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot listen on {args.host}:{args.port}: {getattr(err, 'strerror', None) or err}",
+                                          hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
         app = make_app(db, folders)

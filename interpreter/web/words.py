@@ -17,6 +17,9 @@ WEB: dict[str, dict[str, str]] = {
     "seed": {"en": "Seed (blank: random)", "ru": "Зерно (пусто: случайное)"},
     "start": {"en": "Start the game", "ru": "Начать игру"},
     "games running": {"en": "Games on this server", "ru": "Игры на этом сервере"},
+    "playing": {"en": "in play", "ru": "идёт"},
+    "finished": {"en": "over", "ru": "окончена"},
+    "error": {"en": "stopped on an error", "ru": "остановлена ошибкой"},
     "watch": {"en": "watch", "ru": "смотреть"},
     "links": {"en": "Seat links", "ru": "Ссылки на места"},
     "links intro": {"en": "Give each person their seat's link; it holds the seat's secret. Anyone with the "
