@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import json
 import os
 import sqlite3
@@ -206,7 +207,15 @@ def cmd_serve(args) -> int:
         app = make_app(db, folders)
     except sqlite3.Error as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+    from interpreter.runtime.games import load_compiled
+    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
+        try:
+            load_compiled(ref)
+        except DiagnosticError:
+            pass  # the lobby shows what is wrong with it
+    gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
+                            ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
                             timeout_keep_alive=30)  # a page's calls reuse their connection between a person's clicks
     server = uvicorn.Server(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
