@@ -265,3 +265,38 @@ def test_an_answer_the_store_cannot_commit_is_refused_and_the_game_stays_as_stor
     assert snapshot(app, gid) == before
     monkeypatch.undo()
     assert answer(client, gid, p1, v["decision"], option_of(v, "Plain card")).status_code == 200
+
+
+def _words_of(html_text: str) -> str:
+    """A page's words without the printed card texts (checked apart in tests/test_web_browser.py) and markup."""
+    import html as htmlmod
+    html_text = re.sub(r'<span class="tip" role="tooltip">.*?</span>|<section id="log" class="log">.*?</section>', " ",
+                       html_text, flags=re.S)
+    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text))
+
+
+def test_a_spectator_and_each_seat_see_nothing_hidden_from_them(server):
+    from tests.test_presentation import leaks
+    app, client = server
+    gid, tokens, _ = new_game(client, "kings_bounty", 4, ("person", "person", "random", "random"), seed=2)
+    state = app.state.rooms.get(gid).session.state
+    hands = [e for e in state.entities.values() if e.zone is not None and e.zone.name == "hand"]
+    assert hands  # there is something to hide
+    for seat, token in [(None, None), (0, tokens[0]), (1, tokens[1])]:
+        shown = _words_of(view(client, gid, token)["html"])
+        assert not leaks(state, seat, [shown]), (seat, leaks(state, seat, [shown]))
+    # the check can fail: P1's page names P1's hand, which a spectator must not read
+    assert leaks(state, None, [_words_of(view(client, gid, tokens[0])["html"])])
+
+
+def test_an_ismcts_bot_plays_its_seat_on_the_server(server):
+    pytest.importorskip("pyspiel")
+    app, client = server
+    gid, (p1, _), _ = new_game(client, seats=("person", "ismcts"), seed=3)
+    v = view(client, gid, p1)
+    assert answer(client, gid, p1, v["decision"], option_of(v, "Plain card")).status_code == 200
+    v = view(client, gid, p1)
+    assert answer(client, gid, p1, v["decision"], option_of(v, "North")).status_code == 200
+    room = app.state.rooms.get(gid)
+    assert room.seats[1].agent is not None and 1 in room.deciders  # the search answered P2's decisions
+    assert room.decider() == 0 or room.status != "playing"
