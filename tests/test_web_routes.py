@@ -135,7 +135,7 @@ def test_content_text_is_escaped_in_options_table_keys_and_log(server):
         assert "takes &lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script" not in html
 
 
-def test_a_run_time_error_ends_that_game_alone(server):
+def test_a_run_time_error_ends_that_game_alone(server, caplog):
     app, client = server
     broken, (b1, _), _ = new_game(client)
     other, (o1, _), _ = new_game(client)
@@ -144,6 +144,7 @@ def test_a_run_time_error_ends_that_game_alone(server):
     room = app.state.rooms.get(broken)
     assert room.status == "error" and room.error["code"] == "RUN-ERROR"
     assert "division by zero" in view(client, broken, b1)["html"]
+    assert "division by zero" in caplog.text and broken in caplog.text  # and in the server's log
     assert answer(client, broken, b1, v["decision"] + 1, 0).status_code == 409
     w = view(client, other, o1)  # the other game and the server go on
     assert answer(client, other, o1, w["decision"], option_of(w, "Plain card")).status_code == 200

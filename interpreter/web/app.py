@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dsl.diagnostics import DiagnosticError
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
-from interpreter.web.rooms import Refused, Rooms
+from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
@@ -205,7 +205,12 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         def tell():
             loop.call_soon_threadsafe(changed.set)
         with room.lock:
-            room.listeners.append(tell)
+            full = len(room.listeners) >= MAX_PAGES
+            if not full:
+                room.listeners.append(tell)
+        if full:
+            await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
+            return
         current, sent = (held[0] if held else None), None
         receiving = asyncio.ensure_future(ws.receive_text())
         try:

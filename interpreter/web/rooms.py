@@ -6,6 +6,7 @@ Session by replaying the stored decisions from the seed.
 """
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import sqlite3
@@ -25,6 +26,8 @@ from interpreter.web.store import GameRow, Store
 BOTS = ("random", "ismcts")
 KINDS = ("person",) + BOTS
 MAX_LINES = 400  # log lines kept per reader for the page (the downloadable log keeps every decision)
+LOG = logging.getLogger("rules.serve")
+MAX_PAGES = 64  # pages open on one game at once (each holds a websocket and gets every change)
 MAX_ROOMS = 1000  # games held live at once; a server is for a table of friends, not for the world
 BOT_SIMULATIONS = 50  # the ismcts bots' search budget per decision on the server
 
@@ -130,6 +133,7 @@ class Room:
             d = Diagnostic("RUN-ERROR", str(err))
         self.error = d.to_json()
         self.status = "error"
+        LOG.warning("game %s (%s) stopped: %s", self.id, self.row.game, d.render())
         if store:
             self.store.set_status(self.id, "error", self.error)
             self.saved_status = "error"
