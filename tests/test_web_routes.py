@@ -182,6 +182,9 @@ def test_a_seat_goes_to_a_bot_and_back(server):
     room = app.state.rooms.get(gid)
     assert room.decider() == 1 or room.status != "playing"  # the bot took P1's turn at once
     assert "data-option" not in view(client, gid, p1)["html"]
+    # P1's hand stays P1's: with a bot on P1's seat, P2 is still not the game's one person
+    assert client.post(f"/api/g/{gid}/log", json={"token": p2}).status_code == 403 or room.status != "playing"
+    assert client.post(f"/api/g/{gid}/undo", json={"token": p2}).status_code == 409
     assert client.post(f"/api/g/{gid}/seat", json={"token": p1, "kind": "person"}).status_code == 200
     assert room.seats[0].kind == "person"
 

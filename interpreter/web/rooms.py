@@ -46,6 +46,7 @@ class Seat:
     kind: str  # person | random | ismcts
     token: str
     agent: object = None  # an ismcts agent following the game
+    ever_person: bool = False  # a person has held it: their hidden information stays hidden when a bot plays on
 
 
 @dataclass
@@ -67,7 +68,8 @@ class Room:
         self.store = store
         self.id = row.id
         self.game = load_compiled(row.game)
-        self.seats = [Seat(kind, token) for kind, token in row.seats]
+        ever = row.ever_person or [kind == "person" for kind, _ in row.seats]
+        self.seats = [Seat(kind, token, ever_person=e) for (kind, token), e in zip(row.seats, ever)]
         self.lock = threading.RLock()
         self.version = 0  # bumped at every change the pages show
         self.listeners: list = []  # callables told (with no argument) after every change
@@ -157,8 +159,9 @@ class Room:
         return [i for i, s in enumerate(self.seats) if s.kind == "person"]
 
     def one_person(self) -> bool:
-        """A game of one person and bots, or of one device (hot-seat): nobody else's secrets to keep."""
-        return len(self.persons()) == 1 or self.row.hotseat
+        """A game of one person and bots, or of one device (hot-seat): nobody else's secrets to keep. A seat a
+        person held and handed to a bot still counts: its hand must not show in another's log or undo."""
+        return sum(1 for s in self.seats if s.ever_person) <= 1 or self.row.hotseat
 
     def can_undo(self) -> bool:
         """Undo takes back what only one person (or one device, hot-seat) would miss."""
@@ -284,6 +287,7 @@ class Room:
                 raise Refused(403, "this link holds no seat of this game")
             self.store.set_seat(self.id, seat, kind)
             self.seats[seat].kind = kind
+            self.seats[seat].ever_person |= kind == "person"
             self.seats[seat].agent = None
             self.advance(notify=False)
         self.changed()

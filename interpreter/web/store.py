@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     kind TEXT NOT NULL,          -- person | random | ismcts
     token TEXT NOT NULL UNIQUE,
+    ever_person INTEGER NOT NULL DEFAULT 0,  -- a person has held it (their secrets are kept even when a bot plays on)
     PRIMARY KEY (game_id, seat)
 );
 CREATE TABLE IF NOT EXISTS decisions (
@@ -58,6 +59,7 @@ class GameRow:
     status: str
     error: dict | None
     seats: list = field(default_factory=list)  # [(kind, token)] by seat
+    ever_person: list = field(default_factory=list)  # by seat: a person has held it
     decisions: list = field(default_factory=list)  # [(seat, choice, label)] in order
 
 
@@ -106,7 +108,7 @@ class Store:
         writes = [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                    (row.id, row.game, row.players, row.seed, json.dumps(row.variants), row.lang, int(row.hotseat),
                     row.content_hash, row.status, None, time.time()))]
-        writes += [("INSERT INTO seats VALUES (?,?,?,?)", (row.id, seat, kind, token))
+        writes += [("INSERT INTO seats VALUES (?,?,?,?,?)", (row.id, seat, kind, token, int(kind == "person")))
                    for seat, (kind, token) in enumerate(row.seats)]
         self._write(writes)
 
@@ -131,21 +133,23 @@ class Store:
                       (status, json.dumps(error) if error is not None else None, game_id))])
 
     def set_seat(self, game_id: str, seat: int, kind: str) -> None:
-        self._write([("UPDATE seats SET kind=? WHERE game_id=? AND seat=?", (kind, game_id, seat))])
+        self._write([("UPDATE seats SET kind=?, ever_person=MAX(ever_person, ?) WHERE game_id=? AND seat=?",
+                      (kind, int(kind == "person"), game_id, seat))])
 
     def games(self) -> list[GameRow]:
         with self.lock:
             rows = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error "
                                    "FROM games ORDER BY created").fetchall()
-            seats = self.db.execute("SELECT game_id, seat, kind, token FROM seats ORDER BY game_id, seat").fetchall()
+            seats = self.db.execute("SELECT game_id, seat, kind, token, ever_person FROM seats ORDER BY game_id, seat").fetchall()
             decisions = self.db.execute("SELECT game_id, n, seat, choice, label FROM decisions ORDER BY game_id, n").fetchall()
         out = {}
         for gid, game, players, seed, variants, lang, hot, chash, status, error in rows:
             out[gid] = GameRow(gid, game, players, seed, json.loads(variants), lang, bool(hot), chash, status,
                                json.loads(error) if error else None)
-        for gid, _, kind, token in seats:
+        for gid, _, kind, token, ever in seats:
             if gid in out:
                 out[gid].seats.append((kind, token))
+                out[gid].ever_person.append(bool(ever))
         for gid, n, seat, choice, label in decisions:
             if gid in out:
                 assert n == len(out[gid].decisions), f"game {gid}: decision {n} stored out of order"

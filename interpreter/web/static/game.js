@@ -39,6 +39,7 @@ function show(m) {
     // hot-seat: the next person's view waits until they have the device
     waiting = m;
     main.hidden = true;
+    main.replaceChildren();  // the previous seat's view leaves the page, not only the screen
     document.getElementById("pass-text").textContent = main.dataset.pass.replace("{player}", m.player);
     document.getElementById("pass-ready").textContent = main.dataset.ready.replace("{player}", m.player);
     pass.hidden = false;
