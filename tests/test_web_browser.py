@@ -297,6 +297,7 @@ def test_hot_seat_passes_the_device_and_a_script_name_shows_as_text(server, page
             page.locator("svg.board g.area.chosen").first.click()
         wait_past(page, before, "#pass:not([hidden])")
     assert page.locator("#pass").is_visible()
+    assert page.locator("#view #table").count() == 0  # P1's view is gone from the page, not only hidden
     assert "P2" in page.locator("#pass-text").inner_text()
     page.locator("#pass-ready").click()
     page.wait_for_selector("#question")
