@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -167,6 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
     ls.set_defaults(handler=cmd_lsp)
+
+    sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
+    sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.set_defaults(handler=cmd_serve)
     return p
 
 
@@ -180,6 +189,52 @@ def cmd_lsp(args) -> int:
         raise DiagnosticError([Diagnostic("USAGE", f"rules lsp needs the package '{err.name}', which is not installed",
                                           hint='pip install "tabletop-rules[lsp]"')]) from None
     return run()
+
+
+# ---------------------------------------------------------------- serve
+def cmd_serve(args) -> int:
+    try:  # the web extra: imported only here, so the rest of `rules` needs none of it
+        import uvicorn
+
+        from interpreter.web.app import make_app
+        from interpreter.web.store import default_db
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
+            raise
+        raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
+                                          hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if not 0 <= args.port <= 65535:
+        raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    folders = [locate(g) for g in args.games]
+    try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
+        import socket
+        with socket.create_server((args.host, args.port), family=socket.AF_INET6 if ":" in args.host else socket.AF_INET):
+            pass
+    except (OSError, OverflowError) as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot listen on {args.host}:{args.port}: {getattr(err, 'strerror', None) or err}",
+                                          hint="choose another --port (or --host)")]) from None
+    db = args.db or default_db()
+    try:
+        app = make_app(db, folders)
+    except sqlite3.Error as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+    from interpreter.runtime.games import load_compiled
+    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
+        try:
+            load_compiled(ref)
+        except DiagnosticError:
+            pass  # the lobby shows what is wrong with it
+    gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
+    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
+                            ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
+                            timeout_keep_alive=30)  # a page's calls reuse their connection between a person's clicks
+    server = uvicorn.Server(config)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rules serve: listening on http://{shown}:{args.port}/ (games kept in {db})", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("  others on this network can join: give them the seat links with this machine's address", flush=True)
+    server.run()
+    return 0
 
 
 def cmd_compile(args) -> int:
