@@ -337,6 +337,7 @@ class Trigger(Node):
     cond: Expr | None
     timing: str | None
     body: list
+    zones: list | None = None  # `in ZONE, ...`: where its card must lie for it to work (else the kind's active_in)
 
 
 @dataclass
@@ -346,6 +347,7 @@ class Replacement(Node):
     cond: Expr | None
     timing: str | None
     body: list
+    zones: list | None = None  # `in ZONE, ...`: where its card must lie for it to work (else the kind's active_in)
 
 
 @dataclass
@@ -355,6 +357,7 @@ class Modifier(Node):
     cond: Expr | None
     timing: str | None
     expr: Expr
+    zones: list | None = None
 
 
 @dataclass

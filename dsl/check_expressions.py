@@ -4,6 +4,7 @@ from __future__ import annotations
 from dsl import ast
 from dsl.diagnostics import did_you_mean
 from dsl.types import ANY, BUILTINS, CONSTANTS, QUERY_ONLY, Builtin, Scope, compatible, elem, is_collection
+from dsl.vocabulary import RECORD_FIELDS
 
 
 class ExpressionChecks:
@@ -117,6 +118,7 @@ class ExpressionChecks:
         t = scope.lookup(node.id)
         if t is not None:
             node.ref = ("local",)
+            self.reads.add(node.id)
             return t
         var = self.voc.variables.get(node.id)
         if var is not None and var.scope == "game":
@@ -180,6 +182,7 @@ class ExpressionChecks:
             return var.type
         if attr_t is not None and obj_t in (ANY, "entity"):
             node.ref = ("attr", name)
+            self.attribute_on_record(node, name, span)
             return attr_t
         if var is not None and var.scope != "game":
             self.report.error("TYPE-MISMATCH", f"'{name}' belongs to a {var.scope}, not a {obj_t}", span)
@@ -187,9 +190,33 @@ class ExpressionChecks:
         if attr_t is not None:
             self.report.error("TYPE-MISMATCH", f"'{name}' is an attribute of cards, not of a {obj_t}", span)
             return attr_t
+        if name in self.voc.zones:  # `p.hand`: a zone is read with `of`, as `move c to hand` is told too
+            obj = getattr(node, "obj", None)
+            owner = obj.id if isinstance(obj, ast.Name) else "OWNER"
+            self.report.error("REF-UNDEF", f"'{name}' is a zone, not an attribute or variable", span,
+                              f"'{name}' is a zone: write '{name} of {owner}'")
+            return "zone"
         candidates = list(self.voc.attributes) + list(self.voc.variables) + list(self.voc.zones) + ["id", "kind", "name"]
         self.report.error("REF-UNDEF", f"unknown attribute or variable '{name}'", span, did_you_mean(name, candidates))
         return ANY
+
+    def attribute_on_record(self, node, name: str, span) -> None:
+        """`this.x` in a card's effect or `@id.x`: the record is known, so an attribute it lacks (with no
+        default) is known to read none. A warning: `x == none` may be meant."""
+        if name in RECORD_FIELDS or name in self.voc.attribute_defaults or not self.records:
+            return
+        obj = node.obj if isinstance(node, ast.Attr) else node.arg
+        if isinstance(obj, ast.Name) and obj.id == "this" and self.owner is not None:
+            rid = self.owner
+        elif isinstance(obj, ast.EntityRef):
+            rid = obj.id if obj.id in self.records else obj.id.rpartition("_")[0]  # a copy `x_2` is of the record `x`
+        else:
+            return
+        data = self.records.get(rid)
+        if data is not None and name not in data:
+            self.report.warning("ATTR-MISSING", f"'{rid}' has no attribute '{name}', and '{name}' has no default: this "
+                                "reads none", span, f"give '{rid}' a {name}, or the attribute a default in game.yaml "
+                                f"({name}: {{type: {self.voc.attributes.get(name, 'number')}, default: ...}})")
 
     def call(self, node: ast.Call, scope: Scope, allow_procedure: bool) -> str:
         for a in node.args:

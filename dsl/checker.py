@@ -26,6 +26,9 @@ class Checker(StatementChecks, ExpressionChecks):
         self.unparsed: set = set(unparsed or ())
         self._returns: list | None = None  # types of the `return` values of the procedure being checked
         self.loops = 0  # loops around the statement being checked, within its own body
+        self.records: dict = {}  # record id -> its data (defaults filled in), set by the loader: ATTR-MISSING
+        self.owner: str | None = None  # the record whose effect is being checked
+        self.reads: set = set()  # the locals read by the ability being checked (DSL-UNUSED, dsl/lint.py)
 
     # ------------------------------------------------------------ declarations
     def declare(self, modules: list) -> None:
@@ -91,8 +94,10 @@ class Checker(StatementChecks, ExpressionChecks):
                 self.check_decl(decl, False, self.base_scope(False))
         self.report = saved
         for module in modules:
+            self.owner = module.owner
             for decl in module.decls:
                 self.check_decl(decl, module.owner is not None, self.base_scope(module.owner is not None))
+        self.owner = None
 
     def base_scope(self, in_card: bool) -> Scope:
         names: dict = {}
@@ -103,10 +108,13 @@ class Checker(StatementChecks, ExpressionChecks):
 
     def check_decl(self, decl, in_card: bool, scope: Scope) -> None:
         saved_loops, self.loops = self.loops, 0
+        saved_reads, self.reads = self.reads, set()
         try:
             self._check_decl(decl, in_card, scope)
         finally:
             self.loops = saved_loops
+            decl.reads = self.reads  # what an ability reads, its `until` abilities included
+            self.reads = saved_reads | self.reads
 
     def _check_decl(self, decl, in_card: bool, scope: Scope) -> None:
         if isinstance(decl, ast.Watcher):
@@ -130,12 +138,14 @@ class Checker(StatementChecks, ExpressionChecks):
         elif isinstance(decl, ast.Function):
             self.expr(decl.expr, self.param_scope(decl.params, scope))
         elif isinstance(decl, (ast.Trigger, ast.Replacement)):
+            self.check_zones(decl, in_card)
             inner = self.pattern_scope(decl, decl.event, scope, ("procedure", "event"))
             if decl.cond is not None:
                 self.expect(decl.cond, inner, "bool")
             self.check_timing(decl)
             self.check_block(decl.body, inner, in_proc=False)
         elif isinstance(decl, ast.Modifier):
+            self.check_zones(decl, in_card)
             inner = self.pattern_scope(decl, decl.func, scope, ("function",))
             inner.names["value"] = self.function_type(decl.func)
             if decl.cond is not None:
@@ -147,6 +157,18 @@ class Checker(StatementChecks, ExpressionChecks):
         """The type a function returns, as inferred from its body (any when unknown)."""
         sig = self.signatures.get(name)
         return sig.returns if sig is not None else ANY
+
+    def check_zones(self, decl, in_card: bool) -> None:
+        """`in ZONE, ...` after a pattern: where a card's ability works (in place of its kind's active_in)."""
+        if not decl.zones:
+            return
+        if not in_card:
+            self.report.error("DSL-PLACE", "only a card's ability can say in which zones it works", decl.span,
+                              "abilities of rules text always apply; an 'until' ability lasts until its event")
+            return
+        for z in decl.zones:
+            if z not in self.voc.zones:
+                self.report.error("REF-UNDEF", f"unknown zone '{z}'", decl.span, did_you_mean(z, self.voc.zones))
 
     def check_timing(self, decl) -> None:
         if decl.timing is not None and decl.timing not in self.voc.priority.timings:

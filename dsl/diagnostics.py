@@ -122,6 +122,9 @@ class Report:
     def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, span, hint))
 
+    def warning(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(code, message, span, hint, severity="warning"))
+
     def add(self, items: Iterable[Diagnostic]) -> None:
         self.diagnostics.extend(items)
 

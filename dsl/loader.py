@@ -12,8 +12,10 @@ from dsl import ast
 from dsl.checker import Checker
 from dsl.diagnostics import Diagnostic, DiagnosticError, Report, Source, Span, did_you_mean
 from dsl.inputs import decode, read_text
+from dsl.lint import lint
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
+from dsl.board_layout import read_layout
 from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
 from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
@@ -152,9 +154,11 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     _warn_inactive(content)
 
     checker = Checker(voc, set(content.entity_ids), report, unparsed)
+    checker.records = {r.id: r.data for r in content.records}
     checker.declare(content.modules)
     checker.check_modules(content.modules)
     content.checker = checker
+    lint(content.modules, checker.records, report)
     start = manifest.get("start")
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
@@ -172,7 +176,10 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     found = scan(content.modules)
     voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
                                                                   if sig.kind == "function"}, report, found.option_names)
-    check_translations(content.translations, found, _words_needed(content, doc, found.options), report)
+    if voc.table.board.get("layout") is not None:  # where each area is drawn (dsl.board_layout)
+        read_layout(root, voc.table.board["layout"], doc, voc, content.entity_ids, voc.table.board, report)
+    functions = {n for n, sig in checker.signatures.items() if sig.kind == "function"} | set(voc.card_functions)
+    check_translations(content.translations, found, _words_needed(content, doc, found.options), report, functions)
     _localize(content)
     score = manifest.get("score")
     if score and (score not in voc.variables or voc.variables[score].scope != "player"):
@@ -262,11 +269,46 @@ def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Rep
     functions = [n for n, sig in checker.signatures.items() if sig.kind == "function" and len(sig.params) == 1]
     options = functions + [n for n, v in voc.variables.items() if v.scope == "player"] + \
         [n for n, z in voc.zones.items() if z.scope == "player"]
-    for label, name in (raw.get("per_player") or {}).items():
+    for label, entry in (raw.get("per_player") or {}).items():
+        name = entry.get("of") if isinstance(entry, dict) else entry
+        where = ("report", "per_player", label) + (("of",) if isinstance(entry, dict) else ())
         if name not in options:
             report.error("REF-UNDEF", f"report: per_player {label}: '{name}' is not a function of one player, "
-                         "a player variable or a player zone", doc.span(("report", "per_player", label)),
-                         did_you_mean(name, options))
+                         "a player variable or a player zone", doc.span(where), did_you_mean(name, options))
+        for i, v in enumerate(entry.get("matters_in") or () if isinstance(entry, dict) else ()):
+            if v not in voc.variants:
+                report.error("REF-UNDEF", f"report: per_player {label}: no variant '{v}'",
+                             doc.span(("report", "per_player", label, "matters_in", i)), did_you_mean(v, voc.variants))
+    by = played.get("playable_by")
+    if by:
+        if by["attribute"] not in voc.attributes:
+            report.error("REF-UNDEF", f"report: playable_by: no attribute '{by['attribute']}'",
+                         doc.span(("report", "played", "playable_by", "attribute")), did_you_mean(by["attribute"], voc.attributes))
+        if by["player"] not in options:
+            report.error("REF-UNDEF", f"report: playable_by: '{by['player']}' is not a function of one player, a player "
+                         "variable or a player zone", doc.span(("report", "played", "playable_by", "player")),
+                         did_you_mean(by["player"], options))
+    procedures = [n for n, sig in checker.signatures.items() if sig.kind in ("procedure", "event")]
+    for label, entry in (raw.get("length") or {}).items():
+        if entry["calls"] not in procedures:
+            report.error("REF-UNDEF", f"report: length {label}: no procedure '{entry['calls']}'",
+                         doc.span(("report", "length", label, "calls")), did_you_mean(entry["calls"], procedures))
+    for i, entry in enumerate(raw.get("ends") or ()):
+        _check_condition(entry["when"], ("report", "ends", i, "when"), doc, checker, report)
+
+
+def _check_condition(text: str, key: tuple, doc, checker: Checker, report: Report) -> None:
+    """A yes/no expression of the rules written in the manifest (how a game ended), checked where it stands."""
+    from dsl.parser import parse_expression
+    from dsl.types import Scope
+    try:
+        node = parse_expression(doc.source_of(key, text))
+    except DiagnosticError as err:
+        report.add(err.diagnostics)
+        return
+    found = checker.expr(node, Scope({}))
+    if found not in ("bool", "any"):
+        report.error("TYPE-MISMATCH", f"report: a game's end is told by a yes/no condition, not a {found}", doc.span(key))
 
 
 def _kind_requirements(doc, voc: Vocabulary) -> list:
@@ -275,7 +317,9 @@ def _kind_requirements(doc, voc: Vocabulary) -> list:
         kind = voc.kinds.get(item.get("kind")) if isinstance(item, dict) and isinstance(item.get("kind"), str) else None
         for name in kind.required if kind is not None else ():
             if name not in item:
-                out.append(Diagnostic("SCHEMA-REQUIRED", f"missing required field '{name}' in {i}", doc.span((i,))))
+                rid = item.get("id")
+                what = f"record '{rid}'" if isinstance(rid, str) else f"record {i + 1} of the file"
+                out.append(Diagnostic("SCHEMA-REQUIRED", f"missing required field '{name}' in {what}", doc.span((i,))))
     return out
 
 
@@ -367,8 +411,9 @@ def _fill_defaults(content: GameContent) -> None:
 def _warn_inactive(content: GameContent) -> None:
     """Abilities on a kind that has no `active_in` zone can never apply: say so once per kind."""
     voc = content.vocabulary
-    owners = {m.owner for m in content.modules
-              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) for d in m.decls)}
+    owners = {m.owner for m in content.modules  # an ability that names its own zones (`in hand`) works there
+              if m.owner is not None and any(isinstance(d, (ast.Trigger, ast.Replacement, ast.Modifier)) and not d.zones
+                                             for d in m.decls)}
     seen: set = set()
     for rec in content.records:
         kind = voc.kinds.get(rec.data.get("kind"))
@@ -431,10 +476,15 @@ def _file_list(root: Path, entries, report: Report, doc: YamlDoc, key: str) -> l
 
 def _register_ids(content: GameContent) -> None:
     for rec in content.records:
+        told = False  # one error per record, not one per copy (`copies: 10`)
         for eid in entity_ids_of(rec.data):
             if eid in content.entity_ids:
                 other = content.entity_ids[eid]
-                content.report.error("REF-DUP", f"the id '{eid}' is used twice", rec.span("id"), f"the first is at {other.span('id')}")
+                if not told:
+                    said = f"the id '{eid}' is used twice" if eid == rec.id else \
+                        f"the id '{eid}' (a copy of '{rec.id}') is used twice"
+                    content.report.error("REF-DUP", said, rec.span("id"), f"the first is at {other.span('id')}")
+                    told = True
                 continue
             content.entity_ids[eid] = rec
 

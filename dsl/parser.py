@@ -5,13 +5,14 @@ import functools
 import re
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import DedentError
 
 from dsl import ast, cache
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
 from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING, MAX_RULE_TEXT
 from dsl.parse_tables import RulesIndenter, build_parser, load_parser  # noqa: F401 - build_parser: for tests
+from dsl.syntax_errors import syntax_diagnostic
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,17 +97,20 @@ class ToAst(Transformer):
     def function_decl(self, meta, name, params, expr):
         return ast.Function(self._span(meta), str(name), params or [], expr)
 
-    def trigger(self, meta, event, pattern, cond, timing, body):
-        return ast.Trigger(self._span(meta), str(event), pattern or [], cond, timing, body)
+    def trigger(self, meta, event, pattern, zones, cond, timing, body):
+        return ast.Trigger(self._span(meta), str(event), pattern or [], cond, timing, body, zones)
 
-    def replacement(self, meta, event, pattern, cond, timing, body):
-        return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body)
+    def replacement(self, meta, event, pattern, zones, cond, timing, body):
+        return ast.Replacement(self._span(meta), str(event), pattern or [], cond, timing, body, zones)
+
+    def zones_clause(self, meta, names):
+        return names
 
     def watcher(self, meta, cond, body):
         return ast.Watcher(self._span(meta), cond, body)
 
-    def modifier(self, meta, func, pattern, cond, timing, expr):
-        return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr)
+    def modifier(self, meta, func, pattern, zones, cond, timing, expr):
+        return ast.Modifier(self._span(meta), str(func), pattern or [], cond, timing, expr, zones)
 
     # -------------------------------------------------------------- statements
     def let_stmt(self, meta, name, type_name, value):
@@ -169,6 +173,9 @@ class ToAst(Transformer):
 
     def exactly(self, meta, tok):
         return ("exactly", ast.Num(self._tok_span(tok), self._int(tok)))
+
+    def exactly_expr(self, meta, expr):
+        return ("exactly", expr)
 
     def up_to(self, meta, expr):
         return ("up_to", expr)
@@ -381,7 +388,22 @@ class ToAst(Transformer):
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])
+        self._stray_brace(tok, raw, where)
         return ast.Str(span, parts, raw)
+
+    def _stray_brace(self, tok: Token, raw: str, where: list[int]) -> None:
+        """A brace that opens or closes no {interpolation}: the text would print it literally, which the
+        language does not allow (section 4), so it is almost always an unclosed `{`."""
+        literal = _INTERPOLATION.sub(lambda m: " " * len(m.group(0)), raw)
+        for i, ch in enumerate(literal):
+            if ch in "{}":
+                col = tok.column + 1 + where[i]
+                span = span_in(self.source, tok.line, col, tok.line, col + 1)
+                if ch == "{":
+                    self._fail(span, "this '{' is never closed: a text cannot hold a literal brace",
+                               "close the interpolation: \"{name}\", or write the brace out as words")
+                self._fail(span, "this '}' closes no '{': a text cannot hold a literal brace",
+                           "an interpolation is written \"{name}\"")
 
 
 def _unescape(body: str) -> tuple[str, list[int]]:
@@ -479,39 +501,6 @@ def _build(builder: ToAst, node: Tree, children: list):
         raise ParseFailure(Diagnostic("DSL-SYNTAX", f"cannot read this {node.data.replace('_', ' ')}: {exc}", span)) from None
 
 
-_EXPECTED_WORDS = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'",
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "LPAR": "'('", "RPAR": "')'",
-    "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQUAL": "'='", "$END": "end of text",
-    "LBRACE": "'{'", "RBRACE": "'}'", "MINUS": "'-'", "AT": "'@'", "DOT": "'.'",
-}
-
-
-def _syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
-    line = getattr(err, "line", 1) or 1
-    col = getattr(err, "column", 1) or 1
-    if line < 1:
-        line, col = max(1, source.text.count("\n")), 1
-    span = span_in(source, line, col)
-    if isinstance(err, UnexpectedCharacters):
-        return Diagnostic("DSL-SYNTAX", f"unexpected character {err.char!r}", span)
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        if tok.type == "_INDENT":
-            line += 1
-            text_line = source.text.splitlines()[line - 1] if line <= len(source.text.splitlines()) else ""
-            span = span_in(source, line, len(text_line) - len(text_line.lstrip()) + 1)
-            return Diagnostic("DSL-INDENT", "unexpected indentation", span, "indent only after a line ending with ':'")
-        expected = sorted(_EXPECTED_WORDS.get(t, repr(t.lower()) if t.isupper() and not t.startswith("__") else t)
-                          for t in err.expected if not t.startswith("__ANON"))
-        found = "end of line" if tok.type == "_NL" else ("end of block" if tok.type == "_DEDENT" else repr(str(tok)))
-        hint = f"expected {', '.join(expected[:6])}" if expected else None
-        return Diagnostic("DSL-SYNTAX", f"unexpected {found}", span, hint)
-    if isinstance(err, UnexpectedEOF):
-        return Diagnostic("DSL-SYNTAX", "unexpected end of text", span)
-    return Diagnostic("DSL-SYNTAX", str(err).splitlines()[0], span)
-
-
 def _run(source: Source, start: str):
     """The syntax tree of a rule text: from the cache when this very text was parsed before."""
     trees = _trees()
@@ -537,7 +526,7 @@ def _parse(source: Source, start: str):
     except ParseFailure as err:
         raise DiagnosticError([err.diagnostic]) from None
     except UnexpectedInput as err:
-        raise DiagnosticError([_syntax_diagnostic(source, err)]) from None
+        raise DiagnosticError([syntax_diagnostic(source, err)]) from None
     except DedentError:
         return _indent_failure(source)
     except VisitError as err:

@@ -35,10 +35,21 @@ def validate(doc: YamlDoc, schema: dict) -> list[Diagnostic]:
     return out
 
 
+def _where(doc: YamlDoc, path: tuple) -> str:
+    """A path in words, a record named by its id rather than its place in the file ('dwarves_archer.strength')."""
+    parts = [str(p) for p in path]
+    data = doc.data
+    if path and isinstance(path[0], int) and isinstance(data, list) and 0 <= path[0] < len(data):
+        rid = data[path[0]].get("id") if isinstance(data[path[0]], dict) else None
+        if isinstance(rid, str) and rid:
+            parts[0] = rid if len(parts) > 1 else f"record '{rid}'"
+    return ".".join(parts) or "the document"
+
+
 def _diagnose(doc: YamlDoc, err) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     code = _CODES.get(err.validator, "SCHEMA-VALUE")
-    where = ".".join(str(p) for p in path) or "the document"
+    where = _where(doc, path)
     if err.validator == "additionalProperties":
         allowed = list((err.schema.get("properties") or {}).keys())
         extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
@@ -55,4 +66,7 @@ def _diagnose(doc: YamlDoc, err) -> list[Diagnostic]:
         return [Diagnostic(code, f"{where} must be of type {err.validator_value}, not {type(err.instance).__name__}", doc.span(path))]
     if err.validator in ("allOf", "if", "then"):
         return []
+    if err.validator == "anyOf" and err.context:
+        # one of several forms (a word, or a mapping): the error of the form the value came closest to
+        return _diagnose(doc, max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type")))
     return [Diagnostic(code, f"{where}: {err.message}", doc.span(path))]

@@ -164,8 +164,10 @@ def read_catalogue(doc: YamlDoc, tr: Translations, report: Report) -> None:
 
 
 # ---------------------------------------------------------------- checking them
-def check_translations(tr: Translations, found: Scan, words_needed: dict, report: Report) -> None:
-    """Every message and word in every language after the first; placeholders that match."""
+def check_translations(tr: Translations, found: Scan, words_needed: dict, report: Report, optional=()) -> None:
+    """Every message and word in every language after the first; placeholders that match. `optional`:
+    identifiers a catalogue may give words for without having to (rule functions, which `rules explain
+    --why` names)."""
     texts = [node for node in found.texts if _few_placeholders(node.text, node.span, "this text", report)]
     shown_literals = found.word_literals
     if len(tr.languages) > 1:
@@ -197,6 +199,9 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
                 report.error("I18N-PLACEHOLDER", f"the {language_name(lang)} text of \"{node.text}\": {what}", entry.span,
                              "a translation uses exactly the rule text's {placeholders}, in any order")
         words = tr.words.get(lang, {})
+        for name in optional:
+            if name in words:
+                words[name].used = True
         for literal in shown_literals:  # `"at_random"` offered beside components reads as a word too
             if literal in words:
                 words[literal].used = True
@@ -210,6 +215,9 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
         _unused(messages, missing, report)
         _unused(words, [w for w in words_needed if w not in words], report)
     source_words = tr.words.get(tr.source, {})
+    for name in optional:
+        if name in source_words:
+            source_words[name].used = True
     _unused(source_words, [w for w in words_needed if w not in source_words], report, needed=set(words_needed))
 
 

@@ -12,12 +12,26 @@ BASE_TYPES = {"number", "bool", "text", "player", "entity", "zone", "any"}
 RECORD_FIELDS = {"id": "text", "kind": "kind", "name": "text", "text": "text", "effect": "text", "source": "text", "copies": "number"}
 
 
+# What the owner of a zone and everyone else see of its face-up components: all, only the top one, or none.
+SIGHTS = {"public": ("all", "all"), "owner": ("all", "none"), "hidden": ("none", "none")}
+
+
 @dataclass(frozen=True)
 class ZoneDef:
     name: str
     scope: str  # game | player | entity
-    visibility: str  # public | owner | hidden
+    visibility: str  # public | owner | hidden, or "owner: all, others: top" for the mapping form
     shared_with: str | None = None  # a player zone that player shares with a neighbour: next | prev
+    sight: tuple = ("all", "all")  # (what its owner sees, what others see): all | top | none
+
+
+def zone_sight(raw) -> tuple[str, tuple]:
+    """A zone's `visibility:` as written (a word, or {owner: MODE, others: MODE}) -> (its words, its sight)."""
+    if isinstance(raw, dict):
+        sight = (str(raw.get("owner", "all")), str(raw.get("others", "none")))
+        return f"owner: {sight[0]}, others: {sight[1]}", sight
+    word = raw if isinstance(raw, str) else "public"
+    return word, SIGHTS.get(word, SIGHTS["public"])
 
 
 @dataclass(frozen=True)
@@ -110,7 +124,8 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
             t = t.get("type", "any")
         voc.attributes[name] = t
     for name, z in (raw.get("zones") or {}).items():
-        voc.zones[name] = ZoneDef(name, z.get("scope", "game"), z.get("visibility", "public"), z.get("shared_with"))
+        words, sight = zone_sight(z.get("visibility", "public"))
+        voc.zones[name] = ZoneDef(name, z.get("scope", "game"), words, z.get("shared_with"), sight)
         if z.get("shared_with") and z.get("scope") != "player":
             report.error("VOCAB-VALUE", f"zone '{name}' is shared with a neighbour, so its scope must be player",
                          doc.span(("vocabulary", "zones", name, "shared_with")), "with shared_with: next, the zone of P lies between P and next(P)")

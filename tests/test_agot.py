@@ -235,7 +235,8 @@ def test_explain_shows_house_card_abilities_in_their_class_order(game, tmp_path,
     write_log(make_log(session, "agot"), path)
     assert main(["explain", str(path)]) == 0
     out = capsys.readouterr().out
-    block = out[out.index("trigger on reveal_house_cards()"):]
+    block = out[out.index("trigger on reveal house cards,"):]
     runs, waits = block.splitlines()[1], block.splitlines()[2]
-    assert "tyrion_lannister" in runs and "timing cancel" in runs, block
-    assert any(c in waits for c in IMMEDIATE) and "timing immediately" in waits, block
+    assert "Tyrion Lannister" in runs and "timing cancel" in runs, block
+    names = {game.content.entity_ids[c].data["name"].get("en") for c in IMMEDIATE}
+    assert any(n in waits for n in names) and "timing immediately" in waits, block

@@ -34,6 +34,7 @@ from tests.tiny_game import tiny_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "hidden_refs"
+REVEAL_DISCARD = ROOT / "tests" / "fixtures" / "reveal_discard"  # reveal from a hand, a discard pile seen by its top
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
 WORD = re.compile(r"[A-Za-z0-9_]+")
 
@@ -264,6 +265,8 @@ def configurations():
         yield pytest.param(str(ROOT / "content" / name), spec.get("default") or spec["max"], 200, 5, id=f"{name}-default")
     yield pytest.param(str(FIXTURE), 2, 50, 1, id="hidden_refs-2p")
     yield pytest.param(str(FIXTURE), 3, 50, 1, id="hidden_refs-3p")
+    yield pytest.param(str(REVEAL_DISCARD), 2, 50, 1, id="reveal_discard-2p")
+    yield pytest.param(str(REVEAL_DISCARD), 3, 50, 1, id="reveal_discard-3p")
 
 
 @pytest.mark.parametrize("folder, players, steps, every", list(configurations()))
@@ -303,7 +306,8 @@ def test_openspiel_strings_and_tensors_name_nothing_hidden(folder, players, step
 @pytest.mark.parametrize("folder, players", [
     pytest.param(str(ROOT / "content" / "btwixt"), 3, id="btwixt-3p"),
     pytest.param(str(ROOT / "content" / "agot"), 3, id="agot-3p"),
-    pytest.param(str(FIXTURE), 2, id="hidden_refs-2p")])
+    pytest.param(str(FIXTURE), 2, id="hidden_refs-2p"),
+    pytest.param(str(REVEAL_DISCARD), 3, id="reveal_discard-3p")])
 def test_pettingzoo_observations_name_nothing_hidden(folder, players):
     game = load_compiled(folder)
     written = _written(game)

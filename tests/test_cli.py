@@ -319,13 +319,13 @@ def test_explain_shows_arguments_values_and_the_decision(capsys, tmp_path):
     capsys.readouterr()
     code, out, err = run(capsys, "explain", log, "--json")
     entries = json.loads(out)
-    modifiers = [e for e in entries if e["kind"] == "modifier" and e["event"] == "bid_total"]
+    modifiers = [e for e in entries if e["kind"] == "modifier" and e["event_id"] == "bid_total"]
     assert modifiers, "B'Twixt's influence cards modify bid totals"
     first = modifiers[0]
-    assert first["args"][0].startswith("P") and first["after_decision"] > 0
+    assert first["args"][0].startswith("P") and first["decision"] > 0
     assert "before" in first and "after" in first and all("result" in item for item in first["order"])
     # filters: one decision, one event; and the plain text shows the call, the decision and the values
-    code, out, err = run(capsys, "explain", log, "--decision", str(first["after_decision"]), "--event", "bid_total")
-    assert code == 0 and out.startswith(f"modifier on bid_total({first['args'][0]}), after decision {first['after_decision']}: "
+    code, out, err = run(capsys, "explain", log, "--decision", str(first["decision"]), "--event", "bid_total")
+    assert code == 0 and out.startswith(f"modifier on bid total ({first['args'][0]}), after decision {first['decision']}: "
                                         f"{first['before']} becomes {first['after']}")
-    assert all(line.startswith(("modifier on bid_total(", "  ")) for line in out.splitlines())
+    assert all(line.startswith(("modifier on bid total (", "  ")) for line in out.splitlines())

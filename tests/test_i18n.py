@@ -197,7 +197,9 @@ def test_cli_play_and_replay_in_russian(tmp_path, capsys):
     assert code == 0
     body = [x.strip() for x in out.splitlines()[:-1]]
     assert any(x.startswith("(вам) Вы берёте: ") for x in body), body
-    assert any(x.startswith("(вы) Игрок 2 (вы), какую монету вы берёте?: ") for x in body), body
+    # each of their decisions numbered as `rules replay` and `rules explain` number them
+    assert any(x.startswith("решение ") and x.split(": ", 1)[1].startswith("(вы) Игрок 2 (вы), какую монету вы берёте?: ")
+               for x in body), body
     assert not [x for x in body if wrong_language(x, "ru")], body
 
 

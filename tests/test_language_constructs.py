@@ -316,3 +316,147 @@ procedure play():
     found = errors(tiny_game(tmp_path, rules=rules))
     assert ("TYPE-MISMATCH", "'show' needs components, not a number") in found, found
     assert any(code == "TYPE-MISMATCH" and "player" in message for code, message in found), found
+
+
+# ---------------------------------------------------------------- issue 21 §2: what a deck-builder needs
+from interpreter.present.views import can_see, view  # noqa: E402
+
+DECK_ZONES = "table: {scope: player, visibility: public}\ndiscard: {scope: player, visibility: {owner: all, others: top}}"
+
+
+def run(root, procedure: str, state=None, players: int = 2):
+    """Run one procedure of the game (on `state`, or on a fresh table) and return the session."""
+    from interpreter.runtime import new_state
+    game = load_compiled(str(root))
+    lines: list = []
+    session = Session(game, players, 0, state=state or new_state(game, players, seed=0), procedure=procedure, args=[],
+                      account=telling(lambda to, text: lines.append(text)))
+    session.lines = lines
+    return session
+
+
+REVEAL = """\
+procedure play():
+    move pile to hand of players[0]
+procedure reveal_one():
+    reveal first(c in hand of players[0] where c.id == "gem")
+procedure pass_it():
+    move first(c in hand of players[0] where c.id == "gem") to hand of players[1]
+procedure back():
+    move first(c in hand of players[1] where c.id == "gem") to hand of players[0]
+"""
+
+
+def test_reveal_from_a_hand_shows_the_card_to_everyone_until_it_moves(tmp_path):
+    session = run(tiny_game(tmp_path, rules=REVEAL), "play")
+    state = session.state
+    gem, coin = state.entities["gem"], state.entities["coin_1"]
+    assert not can_see(gem, 1) and not can_see(gem, None)
+    run(tmp_path / "tiny", "reveal_one", state)
+    assert can_see(gem, 1) and can_see(gem, None) and can_see(gem, 0)
+    assert not can_see(coin, 1), "only the revealed card"
+    assert view(state, 1)["zones"]["hand of P1"] == [None, None, "gem"]
+    run(tmp_path / "tiny", "pass_it", state)  # it moved: P2 holds it now, and P1 no longer sees it
+    assert can_see(gem, 1) and not can_see(gem, 0) and not can_see(gem, None)
+    run(tmp_path / "tiny", "back", state)
+    assert not can_see(gem, 1), "back in P1's hand, hidden again"
+
+
+DISCARD = """\
+procedure play():
+    move pile to discard of players[0]
+procedure bury():
+    move first(c in discard of players[0] where c.id == "coin_1") to discard of players[0] at top face down
+"""
+
+
+def test_a_zone_its_owner_sees_all_of_and_the_others_its_top(tmp_path):
+    root = tiny_game(tmp_path, rules=DISCARD, zones=DECK_ZONES)
+    state = run(root, "play").state
+    assert [e.id for e in state.zone("discard", 0)] == ["coin_1", "coin_2", "gem"]
+    assert view(state, 0)["zones"]["discard of P1"] == ["coin_1", "coin_2", "gem"]
+    assert view(state, 1)["zones"]["discard of P1"] == ["coin_1", None, None]
+    assert view(state, None)["zones"]["discard of P1"] == ["coin_1", None, None]
+    assert "coin_2" not in view(state, 1)["entities"] and "gem" not in view(state, 1)["entities"]
+    run(root, "bury", state)  # a face-down top shows nobody but its owner, who put it there
+    assert view(state, 1)["zones"]["discard of P1"] == {"count": 3}
+    assert view(state, 0)["zones"]["discard of P1"] == ["coin_1", "coin_2", "gem"]
+
+
+def test_zone_visibility_is_checked_by_the_schema(tmp_path):
+    root = tiny_game(tmp_path, zones="discard: {scope: player, visibility: {owner: all, others: some}}")
+    assert errors(root) == [("SCHEMA-ENUM", "'some' is not one of the allowed values of vocabulary.zones.discard.visibility.others")]
+
+
+CHOOSE_N = """\
+procedure play():
+    let p = players[0]
+    move pile to hand of p
+    choose exactly len(hand of p) - 1 kept in hand of p by p ask "Keep which?"
+    move [c in hand of p where c not in kept] to pile
+    p.points = len(kept)
+"""
+
+
+def test_choose_exactly_a_computed_number(tmp_path):
+    session, _ = play(tiny_game(tmp_path, rules=CHOOSE_N))
+    d = session.pending
+    assert d.kind == "pick" and "done" not in d.labels and len(d.labels) == 3
+    session.answer("gem")
+    assert "done" not in session.pending.labels, "exactly two: no stopping after one"
+    session.answer(session.pending.labels[0])
+    assert session.pending is None and session.state.player_vars[0]["points"] == 2
+    assert [e.id for e in session.state.zone("pile")] == ["coin_2"]
+
+
+def test_choose_exactly_checks_its_number(tmp_path):
+    rules = 'procedure play():\n    choose exactly "two" cs in pile by players[0]\n'
+    assert ("TYPE-MISMATCH", "expected a number here, found a text") in errors(tiny_game(tmp_path, rules=rules))
+
+
+WHERE = """\
+event attack(p: player)
+procedure play():
+    move first(c in pile where c.id == "moat") to hand of players[1]
+    move first(c in pile where c.id == "guard") to hand of players[1]
+    attack(players[1])
+    move first(c in hand of players[1] where c.id == "guard") to table of players[1]
+    attack(players[1])
+"""
+WHERE_CARDS = """\
+- id: moat
+  kind: card
+  source: designed
+  effect: |
+    when attack(p) in hand if p == you:
+        log "moat"
+- id: guard
+  kind: card
+  source: designed
+  effect: |
+    when attack(p) if p == you:
+        log "guard"
+"""
+
+
+def test_an_ability_says_where_it_works(tmp_path):
+    root = tiny_game(tmp_path, rules=WHERE, records=WHERE_CARDS, zones=DECK_ZONES,
+                     kinds="card: {starts_in: pile, active_in: [table]}")
+    _, lines = play(root)
+    # the moat works from the hand only (its ability says so); the guard where its kind works, on the table
+    assert [line.rsplit(": ", 1)[-1] for line in lines] == ["moat", "moat", "guard"]  # lines may name their card first
+
+
+def test_where_an_ability_works_is_checked(tmp_path):
+    records = WHERE_CARDS.replace("in hand if", "in hnad if")
+    root = tiny_game(tmp_path, rules=WHERE, records=records, zones=DECK_ZONES, kinds="card: {starts_in: pile}")
+    found = [(d.code, d.message, d.hint) for d in load_game(root).report.diagnostics]
+    assert ("REF-UNDEF", "unknown zone 'hnad'", "did you mean 'hand'?") in found
+    rules = WHERE + "when attack(p) in hand:\n    log \"rules\"\n"
+    assert ("DSL-PLACE", "only a card's ability can say in which zones it works") in errors(
+        tiny_game(tmp_path, rules=rules, records=WHERE_CARDS, zones=DECK_ZONES, name="rules_text",
+                  kinds="card: {starts_in: pile, active_in: [table]}"))
+    # an ability that names its zones is not inactive, though its kind has no active_in
+    fine = tiny_game(tmp_path, rules=WHERE, records=WHERE_CARDS.split("- id: guard")[0], zones=DECK_ZONES,
+                     kinds="card: {starts_in: pile}", name="inactive")
+    assert not [d for d in load_game(fine).report.diagnostics if d.code == "DSL-INACTIVE"]

@@ -18,6 +18,7 @@ LAYERS = [
     "interpreter.present",      # views and the words and tables a person reads
     "interpreter.agents",       # random, scripted, human and search players; OpenSpiel and PettingZoo
     "interpreter.batch",        # many games at once: workers, Ray, balance statistics, the report
+    "interpreter.web",          # `rules serve`: the lobby, seat pages, bots on the server, the SQLite store
     "interpreter.lsp",          # the language server for editors (pygls): beside agents and batch, below cli
     "interpreter.scenarios",    # scenario files: arranged tables, scripted decisions, expectations
     "interpreter.cli",          # the `rules` command

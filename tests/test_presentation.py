@@ -26,6 +26,7 @@ from interpreter.present.views import can_see
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(p.name for p in (ROOT / "content").iterdir() if (p / "game.yaml").is_file())
+REVEAL_DISCARD = ROOT / "tests" / "fixtures" / "reveal_discard"
 WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
@@ -106,6 +107,9 @@ def configurations():
         for variant in game.content.manifest.get("variants") or {}:
             players = spec.get("default") or spec["min"]
             yield pytest.param(name, players, (variant,), 1, id=f"{name}-{players}p-{variant}")
+    # cards revealed from a hand, and discard piles whose owner sees them all and the others only their top
+    for players in (2, 3):
+        yield pytest.param(str(REVEAL_DISCARD), players, (), 4, id=f"reveal_discard-{players}p")
 
 
 @pytest.mark.parametrize("name,players,variants,games", list(configurations()))
@@ -407,3 +411,40 @@ def test_btwixt_allies_looked_at_are_shown_to_their_looker():
         if met >= 3:
             break
     assert met >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_revealed_cards_and_top_only_piles_read_as_the_rules_say(players):
+    """Issue 21 §2, against an oracle of its own (not `can_see`): in random games of the fixture, every reader
+    (each player and a spectator) sees all of their own discard pile and only the top of the others'; in
+    another player's hand exactly the cards revealed there (told by the log) that have not moved since."""
+    from interpreter.present.views import view
+    game = load_compiled(str(REVEAL_DISCARD))
+    by_name = {str(e["name"]): e["id"] for e in (r.data for r in game.content.records)}
+    for seed in range(6):
+        lines: list = []
+        session = Session(game, players, seed, account=telling(lambda to, text: lines.append(text)))
+        revealed: set = set()
+        rng = random.Random(seed)
+        while True:
+            state = session.state
+            for line in lines:
+                if " reveals " in line:
+                    revealed.add(by_name[line.split(" reveals ")[1].split(":")[0]])
+            lines.clear()
+            for viewer in [None, *range(players)]:
+                zones = view(state, viewer)["zones"]
+                for q in range(players):
+                    pile = [e.id for e in state.zone("discard", q)]
+                    seen = zones.get(f"discard of P{q + 1}")
+                    if pile:
+                        assert seen == (pile if viewer == q else [pile[0]] + [None] * (len(pile) - 1)), (seed, viewer, q)
+                    hand = [e.id for e in state.zone("hand", q)]
+                    want = hand if viewer == q else [x if x in revealed else None for x in hand]
+                    got = zones.get(f"hand of P{q + 1}")
+                    assert got == (want if any(want) else ({"count": len(hand)} if hand else None)), (seed, viewer, q)
+            if session.pending is None:
+                break
+            before = {e.id: e.zone for e in state.entities.values()}
+            session.answer(rng.randrange(len(session.pending.labels)))
+            revealed -= {e.id for e in state.entities.values() if e.zone is not before[e.id]}  # moved: no longer revealed

@@ -50,7 +50,7 @@ def test_the_page_is_self_contained(report_dir):
     assert "<script" not in page and "<link" not in page and "@import" not in page
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:)""", page)
     images = re.findall(r'<img[^>]*src="([^"]*)"', page)
-    assert len(images) == 5  # seats, scores, lengths, titles, cards
+    assert len(images) == 6  # seats, scores, lengths in decisions and in turns, titles, cards
     for src in images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -73,7 +73,7 @@ def test_chromium_renders_the_plots(report_dir, tmp_path):
     url = (report_dir / "report.html").resolve().as_uri()
     dom = _chromium(tmp_path, "--dump-dom", url)
     assert dom.returncode == 0, dom.stderr[-2000:]
-    assert dom.stdout.count('src="data:image/png;base64,') == 5 and "Balance report" in dom.stdout
+    assert dom.stdout.count('src="data:image/png;base64,') == 6 and "Balance report" in dom.stdout
 
     shot = tmp_path / "report.png"
     result = _chromium(tmp_path, "--hide-scrollbars", "--window-size=1000,2600", f"--screenshot={shot}", url)

@@ -8,11 +8,18 @@ each). Games that stopped on an error are counted as errors and left out of ever
 - scores and lengths (decisions per game): counts of each value, mean, spread and quantiles;
 - cards: per card record, the share of player-games in which the player played it (see
   interpreter.batch.game_facts for what "played" means), and the win rate of the player-games that
-  played it against those that did not; the effect is the difference of the two, with Newcombe's
-  interval for a difference of proportions (from the two Wilson intervals); sorted by the size
-  of the effect, largest first;
+  played it against those that could have played it and did not: a card of a group (the manifest's
+  `playable_by`, a House card of its house) only among the players of that group; the effect is the
+  difference of the two, with Newcombe's interval for a difference of proportions (from the two
+  Wilson intervals); sorted by the size of the effect, largest first;
 - per-player values (a faction, a ruler, the titles held at the end): the same comparison for
-  every value, with the holders' mean score.
+  every value, with the holders' mean score; a component is compared only within the games where
+  it was in play (it left its starting zone), and a label whose values have no effect in the
+  variants played (`matters_in`) is left out;
+- every comparison of a run is one family: each has a p-value (the two-proportion z-test) and
+  Holm's step-down correction keeps the family-wise error rate at 5 %; "significant" means
+  significant after that correction (the 95 % intervals themselves are not widened);
+- length in rounds or turns (the manifest's `length`) and how games ended (its `ends`).
 """
 from __future__ import annotations
 
@@ -21,6 +28,7 @@ import statistics
 from collections import Counter
 
 Z95 = 1.959963984540054  # the normal quantile of 0.975
+ALPHA = 0.05  # the family-wise error rate Holm's correction keeps over a report's comparisons
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple:
@@ -67,11 +75,30 @@ def distribution(values: list) -> dict:
         "p90": q[8],
         "max": ordered[-1],
         "counts": {str(v): c for v, c in sorted(Counter(ordered).items())},
+        **integer_bins(ordered[0], ordered[-1], all(float(v).is_integer() for v in ordered)),
     }
 
 
-def summarize(records: list, players: int, names: dict | None = None, numbers: dict | None = None) -> dict:
-    """Every statistic of one batch. `names`/`numbers`: record id -> display name / numeric attributes."""
+MAX_BINS = 80
+
+
+def integer_bins(low, high, integers: bool) -> dict:
+    """Bins for a histogram of whole numbers: one per integer, or (past MAX_BINS) a whole number of integers
+    each, every bin centred on whole numbers so that no two bins share a value and none is left empty by
+    the binning itself. Nothing for other numbers."""
+    if not integers:
+        return {}
+    low, high = int(low), int(high)
+    width = max(1, math.ceil((high - low + 1) / MAX_BINS))
+    count = math.ceil((high - low + 1) / width)
+    return {"bin_width": width, "bin_edges": [low - 0.5 + k * width for k in range(count + 1)]}
+
+
+def summarize(records: list, players: int, names: dict | None = None, numbers: dict | None = None,
+              groups: dict | None = None, skip: tuple = ()) -> dict:
+    """Every statistic of one batch. `names`/`numbers`: record id (or value) -> display name / numeric attributes;
+    `groups`: card record -> the group of players who could play it; `skip`: per-player labels left out (values
+    that have no effect in the variants played)."""
     names = names or {}
     numbers = numbers or {}
     ok = [r for r in records if not r.get("error")]
@@ -99,8 +126,16 @@ def summarize(records: list, players: int, names: dict | None = None, numbers: d
                     for seat in range(players)],
         "winning": distribution([max(r["scores"]) for r in scored]),
     }
-    out["cards"] = _cards(ok, players, names, numbers) if any("played" in r for r in ok) else []
-    out["per_player"] = _per_player(ok, players, names, numbers)
+    out["cards"] = _cards(ok, players, names, numbers, groups or {}) if any("played" in r for r in ok) else []
+    out["per_player"] = _per_player(ok, players, names, numbers, set(skip or ()))
+    comparisons = out["cards"] + [row for rows in out["per_player"].values() for row in rows]
+    out["correction"] = {"method": "Holm", "alpha": ALPHA, "comparisons": holm(comparisons)}
+    labels = [label for r in ok for label in r.get("length_by", {})]
+    out["length_by"] = {label: distribution([r["length_by"][label] for r in ok if label in r.get("length_by", {})])
+                        for label in dict.fromkeys(labels)}
+    if any("ending" in r for r in ok):
+        ends = Counter(r.get("ending") for r in ok)
+        out["endings"] = [{"ending": i, **proportion(k, n)} for i, k in sorted(ends.items(), key=lambda x: (x[0] is None, x[0] or 0))]
     return out
 
 
@@ -116,15 +151,49 @@ def _player_games(ok: list, players: int):
             yield r, seat, seat in winners
 
 
-def _compare(groups: dict, total_wins: int, total: int, names: dict, numbers: dict, key: str, scores: dict | None = None) -> list:
-    """groups: value -> (player-games holding it, wins among them); one row per value, largest effect first."""
+def p_value(a: dict, b: dict) -> float | None:
+    """Two-sided p-value of the difference of two shares (the two-proportion z-test, pooled)."""
+    if not a["n"] or not b["n"]:
+        return None
+    pooled = (a["wins"] + b["wins"]) / (a["n"] + b["n"])
+    se = math.sqrt(pooled * (1 - pooled) * (1 / a["n"] + 1 / b["n"]))
+    if se == 0:
+        return 1.0
+    return math.erfc(abs(a["rate"] - b["rate"]) / se / math.sqrt(2))
+
+
+def holm(rows: list, alpha: float = ALPHA) -> int:
+    """Holm's step-down correction over these rows' p-values (a family of comparisons): each row's
+    `p_adjusted`, and `significant` when it is below alpha. Returns the number of comparisons."""
+    tested = sorted((r for r in rows if r.get("p") is not None), key=lambda r: r["p"])
+    m = len(tested)
+    running = 0.0
+    for i, row in enumerate(tested):
+        running = max(running, min(1.0, (m - i) * row["p"]))
+        row["p_adjusted"] = running
+        row["significant"] = running < alpha
+    for row in rows:
+        if row.get("p") is None:
+            row["p_adjusted"], row["significant"] = None, False
+    return m
+
+
+def _compare(groups: dict, pools: dict, names: dict, numbers: dict, key: str, scores: dict | None = None,
+             strata: dict | None = None) -> list:
+    """groups: value -> (player-games holding it, wins among them); pools: value -> (player-games it is compared
+    among, wins among them): those who could have had it. One row per value, largest effect first."""
     rows = []
     for value, (held, wins) in groups.items():
+        total, total_wins = pools[value]
         with_it = proportion(wins, held)
         without = proportion(total_wins - wins, total - held)
-        row = {key: value, "name": names.get(value, value), "player_games": held, "share": held / total if total else None,
+        row = {key: value, "name": names.get(value, value), "player_games": held, "compared_among": total,
+               "share": held / total if total else None,
                "share_low": wilson(held, total)[0], "share_high": wilson(held, total)[1],
-               "with": with_it, "without": without, **difference(with_it, without)}
+               "with": with_it, "without": without, **difference(with_it, without), "p": p_value(with_it, without)}
+        if strata and value in strata:
+            row["stratum"] = strata[value]
+            row["stratum_name"] = names.get(strata[value], strata[value])
         if value in numbers:
             row["attributes"] = numbers[value]
         if scores is not None:
@@ -134,36 +203,53 @@ def _compare(groups: dict, total_wins: int, total: int, names: dict, numbers: di
     return rows
 
 
-def _cards(ok: list, players: int, names: dict, numbers: dict) -> list:
+def _cards(ok: list, players: int, names: dict, numbers: dict, groups_of: dict) -> list:
+    """Each card against the player-games that could have played it: of its group (`playable_by`) when it has one."""
     groups: dict = {}
-    total_wins = total = 0
+    everyone = [0, 0]
+    by_stratum: dict = {}
     for r, seat, won in _player_games(ok, players):
-        total += 1
-        total_wins += won
+        everyone[0] += 1
+        everyone[1] += won
+        for value in (r.get("strata") or [[]] * players)[seat]:
+            pool = by_stratum.setdefault(value, [0, 0])
+            pool[0] += 1
+            pool[1] += won
         for card in set(r.get("played", [[]] * players)[seat]):
             held, wins = groups.get(card, (0, 0))
             groups[card] = (held + 1, wins + won)
-    return _compare(groups, total_wins, total, names, numbers, "card")
+    pools = {card: tuple(by_stratum.get(groups_of[card], (0, 0)) if card in groups_of else everyone) for card in groups}
+    return _compare(groups, pools, names, numbers, "card", strata={c: g for c, g in groups_of.items() if c in groups})
 
 
-def _per_player(ok: list, players: int, names: dict, numbers: dict) -> dict:
+def _per_player(ok: list, players: int, names: dict, numbers: dict, skip: set) -> dict:
+    """Each value against the player-games of the games where it was in play (a component that never left its
+    starting zone, such as a title not dealt, is compared only within the games that had it)."""
     labels = []
     for r in ok:
         for label in r.get("per_player", {}):
-            if label not in labels:
+            if label not in labels and label not in skip:
                 labels.append(label)
+    in_play = [set(r.get("in_play") or ()) for r in ok]
+    known = set().union(*in_play) if in_play else set()
     out = {}
     for label in labels:
         groups: dict = {}
         scores: dict = {}
-        total_wins = total = 0
         for r, seat, won in _player_games(ok, players):
-            total += 1
-            total_wins += won
             for value in set(r["per_player"][label][seat]):
                 held, wins = groups.get(value, (0, 0))
                 groups[value] = (held + 1, wins + won)
                 if r["scores"] and isinstance(r["scores"][seat], (int, float)):
                     scores.setdefault(value, []).append(r["scores"][seat])
-        out[label] = _compare(groups, total_wins, total, names, numbers, "value", scores)
+        pools = {}
+        for value in groups:
+            total = wins = 0
+            for r, present in zip(ok, in_play):
+                if value in known and value not in present:
+                    continue  # a component this game did not have
+                total += players
+                wins += sum(1 for seat in range(players) if seat in r["winners"])
+            pools[value] = (total, wins)
+        out[label] = _compare(groups, pools, names, numbers, "value", scores)
     return out

@@ -83,48 +83,86 @@ def _img(data: str, alt: str) -> str:
     return f'<img class="plot" alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def plot_seats(runs: list) -> str:
+def seat_axis(runs: list) -> tuple:
+    """The wins-by-seat axis, scaled to the data: every bar's interval and the fair share inside, a margin
+    around them (a 0-1 axis made 27 % against 23 % a few pixels)."""
+    points = [runs[0]["stats"]["fair_share"]]
+    for run in runs:
+        for r in run["stats"]["wins_by_seat"]:
+            points += [r["low"], r["high"]] + ([r["rate"]] if r["rate"] is not None else [])
+    low, high = min(points), max(points)
+    margin = max(0.02, 0.1 * (high - low))
+    return max(0.0, low - margin), min(1.0, high + margin)
+
+
+def plot_seats(runs: list, seats: list | None = None) -> str:
     plt = _pyplot()
-    seats = [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
+    seats = seats or [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
     fig, ax = plt.subplots(figsize=(7, 3.2))
     width = 0.8 / len(runs)
+    low, high = seat_axis(runs)
     for k, run in enumerate(runs):
         rows = run["stats"]["wins_by_seat"]
         xs = [i - 0.4 + width * (k + 0.5) for i in range(len(rows))]
         rates = [r["rate"] or 0 for r in rows]
         errors = [[max(0.0, rate - r["low"]) for rate, r in zip(rates, rows)], [max(0.0, r["high"] - rate) for rate, r in zip(rates, rows)]]
-        ax.bar(xs, rates, width, yerr=errors, capsize=3, color=COLOURS[k], label=run["label"])
+        # bars start at the axis' foot, so that their heights compare; the intervals are drawn whole
+        ax.bar(xs, [rate - low for rate in rates], width, bottom=low, yerr=errors, capsize=3, color=COLOURS[k], label=run["label"])
     ax.axhline(runs[0]["stats"]["fair_share"], color="#444444", linestyle="--", linewidth=1, label="1 / players")
     ax.set_xticks(range(len(seats)), seats)
     ax.set_ylabel("share of games won")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(low, high)
     ax.legend(fontsize=8)
     return _img(_png(fig), "wins by seat with 95 % intervals")
 
 
-def plot_counts(runs: list, key: str, xlabel: str, alt: str) -> str | None:
+def histogram_edges(runs: list, dists: list) -> list | None:
+    """One set of bin edges for the runs' distributions of whole numbers: one integer per bin, or a whole
+    number of integers per bin past balance.MAX_BINS (balance.integer_bins)."""
+    from interpreter.batch.balance import integer_bins
+    if not all("bin_edges" in d for d in dists):
+        return None
+    low = min(d["min"] for d in dists)
+    high = max(d["max"] for d in dists)
+    return integer_bins(low, high, True)["bin_edges"]
+
+
+def plot_counts(runs: list, key: str, xlabel: str, alt: str, label: str | None = None) -> str | None:
     """A histogram of a distribution's counts (scores, lengths), one outline per run."""
-    series = []
+    series, dists = [], []
     for run in runs:
-        counts = run["stats"][key]["counts"] if key == "length" else run["stats"]["scores"]["all"]["counts"]
+        dist = _dist(run, key, label)
+        counts = dist.get("counts") if dist else None
         if counts:
             series.append((run, [float(v) for v in counts], list(counts.values())))
+            dists.append(dist)
     if not series:
         return None
     plt = _pyplot()
-    low = min(min(values) for _, values, _ in series)
-    high = max(max(values) for _, values, _ in series)
-    bins = min(40, int(high - low) + 1) if high > low else 1
+    edges = histogram_edges(runs, dists)
+    if edges is None:
+        low = min(min(values) for _, values, _ in series)
+        high = max(max(values) for _, values, _ in series)
+        edges = 40 if high > low else 1
     fig, ax = plt.subplots(figsize=(7, 3.0))
     for k, (run, values, weights) in enumerate(series):
         total = sum(weights)
-        ax.hist(values, bins=bins, range=(low - 0.5, high + 0.5), weights=[w / total for w in weights],
+        ax.hist(values, bins=edges, weights=[w / total for w in weights],
                 color=COLOURS[k], alpha=0.55 if len(series) > 1 else 0.9, label=run["label"])
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
     if len(series) > 1:
         ax.legend(fontsize=8)
     return _img(_png(fig), alt)
+
+
+def _dist(run: dict, key: str, label: str | None = None) -> dict | None:
+    stats = run["stats"]
+    if key == "length":
+        return stats["length"]
+    if key == "length_by":
+        return stats.get("length_by", {}).get(label)
+    return stats["scores"]["all"]
 
 
 def plot_effects(runs: list, rows_of, label_of, title: str, alt: str, limit: int | None = None) -> str | None:
@@ -208,6 +246,24 @@ def _name(row: dict, key: str) -> str:
     return shown
 
 
+def _shown(row: dict, key: str) -> str:
+    """A row's value by its name in the report's language."""
+    return html.escape(str(row.get("name") or row[key]))
+
+
+def _agents(report: dict) -> str:
+    agents = report.get("agents") or "random"
+    if isinstance(agents, list):
+        seats = report.get("seats") or [f"P{i + 1}" for i in range(len(agents))]
+        agents = ", ".join(f"{seat} {kind}" for seat, kind in zip(seats, agents))
+    settings = report.get("agent_args") or {}
+    return agents + (f" ({', '.join(f'{k}={v}' for k, v in settings.items())})" if settings else "")
+
+
+def _comparisons(runs: list) -> int:
+    return max((r["stats"].get("correction", {}).get("comparisons", 0) for r in runs), default=0)
+
+
 def _attributes(row: dict) -> str:
     return html.escape(", ".join(f"{k} {v}" for k, v in (row.get("attributes") or {}).items()))
 
@@ -215,12 +271,15 @@ def _attributes(row: dict) -> str:
 def render_html(report: dict) -> str:
     runs = report["runs"]
     esc = html.escape
-    parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Balance report: {esc(report['name'])}</title>",
+    parts = [f"<!DOCTYPE html><html lang=\"{esc(report.get('lang') or 'en')}\"><head><meta charset=\"utf-8\"><title>Balance report: {esc(report['name'])}</title>",
              f"<style>{STYLE}</style></head><body>",
              f"<h1>Balance report: {esc(report['name'])}</h1>",
-             f"<p>{report['players']} players, {report['games']} random games per run (seeds {report['seed']} to "
-             f"{report['seed'] + report['games'] - 1}), random agents. Intervals are 95 %: Wilson's for a share, "
-             "Newcombe's for a difference of two shares; a difference in bold excludes zero. "
+             f"<p>{report['players']} players, {report['games']} games per run (seeds {report['seed']} to "
+             f"{report['seed'] + report['games'] - 1}). Agents: {esc(_agents(report))}. Intervals are 95 %: Wilson's for a share, "
+             "Newcombe's for a difference of two shares. A difference in bold is significant after Holm's correction "
+             f"for the {_comparisons(runs)} comparisons of a run (family-wise error rate 5 %; p-values from the two-proportion "
+             "z-test); the intervals themselves are not widened. A card is compared only among the players who could have "
+             "played it, a component only within the games that had it in play. "
              "Games that stopped on an error are left out.</p>"]
     parts.append(_table(["run", "variants", "games", "errors", "shared victories", "no winner", "mean decisions"],
                         [[esc(r["label"]), esc(", ".join(r["variants"]) or "none"), r["stats"]["games"], r["stats"]["errors"],
@@ -230,10 +289,11 @@ def render_html(report: dict) -> str:
         for e in r["stats"]["first_errors"]:
             parts.append(f"<pre>{esc(r['label'])}, seed {e['seed']}:\n{esc(e['error'])}</pre>")
 
+    seats = report.get("seats") or [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
     parts.append("<h2>Wins by seat</h2>")
-    parts.append(plot_seats(runs))
+    parts.append(plot_seats(runs, seats))
     parts.append(_table(["seat"] + [f"won ({r['label']})" for r in runs],
-                        [[s["seat"]] + [_ci(r["stats"]["wins_by_seat"][i]) for r in runs]
+                        [[esc(seats[i])] + [_ci(r["stats"]["wins_by_seat"][i]) for r in runs]
                          for i, s in enumerate(runs[0]["stats"]["wins_by_seat"])]))
 
     scores = plot_counts(runs, "scores", "final score", "distribution of final scores")
@@ -243,7 +303,7 @@ def render_html(report: dict) -> str:
         head = ["seat"] + [f"mean ± sd ({r['label']})" for r in runs]
         rows = []
         for i, s in enumerate(runs[0]["stats"]["scores"]["by_seat"]):
-            rows.append([s["seat"]] + [_spread(r["stats"]["scores"]["by_seat"][i]) for r in runs])
+            rows.append([esc(seats[i])] + [_spread(r["stats"]["scores"]["by_seat"][i]) for r in runs])
         rows.append(["winner"] + [_spread(r["stats"]["scores"]["winning"]) for r in runs])
         parts.append(_table(head, rows))
 
@@ -253,8 +313,26 @@ def render_html(report: dict) -> str:
                         [[esc(r["label"])] + [_num(r["stats"]["length"].get(k)) for k in ("mean", "min", "p10", "median", "p90", "max")]
                          for r in runs]))
 
+    for label, shown in (report.get("length_labels") or {}).items():
+        parts.append(plot_counts(runs, "length_by", shown, f"distribution of game lengths in {shown}", label) or "")
+        parts.append(_table([shown, "mean", "min", "10 %", "median", "90 %", "max"],
+                            [[esc(r["label"])] + [_num(r["stats"].get("length_by", {}).get(label, {}).get(k))
+                                                  for k in ("mean", "min", "p10", "median", "p90", "max")] for r in runs]))
+    if report.get("endings"):
+        parts.append("<h2>How the games ended</h2>")
+        endings = report["endings"]
+        rows = []
+        for i, text in [*enumerate(endings), (None, "none of these")]:
+            cells = [esc(text)]
+            for r in runs:
+                found = next((e for e in r["stats"].get("endings", []) if e["ending"] == i), None)
+                cells.append(_ci(found) if found else "–")
+            if i is not None or any(c != "–" for c in cells[1:]):
+                rows.append(cells)
+        parts.append(_table(["ended"] + [f"games ({r['label']})" for r in runs], rows))
+
     for label in runs[0]["stats"]["per_player"]:
-        parts.append(_per_player_section(runs, label))
+        parts.append(_per_player_section(runs, label, (report.get("labels") or {}).get(label, label)))
     if runs[0]["stats"]["cards"]:
         parts.append(_cards_section(runs))
     parts.append("</body></html>\n")
@@ -277,22 +355,23 @@ def _spread(d: dict) -> str:
     return "–" if not d.get("n") else f"{d['mean']:.1f} ± {d['stdev']:.1f}"
 
 
-def _per_player_section(runs: list, label: str) -> str:
+def _per_player_section(runs: list, label: str, shown: str) -> str:
     esc = html.escape
     rows_of = lambda run: run["stats"]["per_player"].get(label, [])  # noqa: E731
-    parts = [f"<h2>Per player: {esc(label)}</h2>",
+    parts = [f"<h2>Per player: {esc(shown)}</h2>",
              "<p class=\"note\">The players who had each value at the end of the game: how often, their win rate "
-             "against the other players', and their mean score.</p>"]
-    plot = plot_effects(runs, rows_of, lambda r: r["value"], "win rate with it - without it", f"{label}: effect on winning")
+             "against the other players' (in the games that had it in play), and their mean score.</p>"]
+    plot = plot_effects(runs, rows_of, lambda r: str(r.get("name") or r["value"]), "win rate with it - without it",
+                        f"{shown}: effect on winning")
     parts.append(plot or "")
-    head = [label, "attributes"]
+    head = [shown, "attributes"]
     for r in runs:
         head += [f"share ({r['label']})", f"won with ({r['label']})", f"won without ({r['label']})",
                  f"effect, points ({r['label']})", f"mean score ({r['label']})"]
     rows = []
     others = [{row["value"]: row for row in rows_of(r)} for r in runs]
     for row in _union(runs, rows_of, "value"):
-        cells = [_name(row, "value"), _attributes(row)]
+        cells = [_shown(row, "value"), _attributes(row)]
         for table in others:
             x = table.get(row["value"])
             cells += ["–"] * 5 if x is None else [_pct(x["share"]), _ci(x["with"]), _ci(x["without"]), _effect(x), _num(x.get("mean_score"))]
@@ -302,21 +381,23 @@ def _per_player_section(runs: list, label: str) -> str:
 
 
 def _cards_section(runs: list) -> str:
+    esc = html.escape
     rows_of = lambda run: run["stats"]["cards"]  # noqa: E731
     parts = ["<h2>Cards</h2>",
-             "<p class=\"note\">For every card: the share of players who played it in a game, and the win rate of "
-             "those players against the others'; sorted by the size of the difference. The plot shows the "
+             "<p class=\"note\">For every card: the share of the players who could have played it who did, and the win "
+             "rate of those players against the others who could have (a card of a group, such as a house, only among "
+             "the players of that group); sorted by the size of the difference. The plot shows the "
              f"{CARD_ROWS_PLOTTED} largest.</p>"]
-    parts.append(plot_effects(runs, rows_of, lambda r: r["card"], "win rate played - not played",
+    parts.append(plot_effects(runs, rows_of, lambda r: str(r.get("name") or r["card"]), "win rate played - not played",
                               "cards: effect on winning", CARD_ROWS_PLOTTED) or "")
-    head = ["card", "attributes"]
+    head = ["card", "compared among", "attributes"]
     for r in runs:
         head += [f"played ({r['label']})", f"won when played ({r['label']})", f"won when not ({r['label']})",
                  f"effect, points ({r['label']})"]
     others = [{row["card"]: row for row in rows_of(r)} for r in runs]
     rows = []
     for row in _union(runs, rows_of, "card"):
-        cells = [_name(row, "card"), _attributes(row)]
+        cells = [_shown(row, "card"), esc(str(row.get("stratum_name") or "all players")), _attributes(row)]
         for table in others:
             x = table.get(row["card"])
             cells += ["–"] * 4 if x is None else [_pct(x["share"]), _ci(x["with"]), _ci(x["without"]), _effect(x)]

@@ -1,5 +1,5 @@
 """One chunk of a batch, wherever it runs (this process, a worker process, a Ray task): game i of a
-batch is played with seed `seed + i` by random agents seeded from that seed alone, so its record is
+batch is played with seed `seed + i` by agents (random ones by default) seeded from that seed alone, so its record is
 the same whichever process or machine plays it."""
 from __future__ import annotations
 
@@ -19,6 +19,12 @@ class Batch:
     games: int
     seed: int = 0
     variants: tuple = ()
+    agents: tuple = ("random",)  # one kind per seat (the last repeats), as `rules play --agents`
+    agent_args: tuple = ()  # (key, value) settings of the search agents
+
+    def seat_agents(self) -> list:
+        kinds = list(self.agents) or ["random"]
+        return (kinds + [kinds[-1]] * self.players)[:self.players]
 
 
 def default_workers(games: int) -> int:
@@ -29,7 +35,7 @@ def default_workers(games: int) -> int:
 def play_game(game, batch: Batch, index: int, spec=None) -> dict:
     """Play game `index` of the batch; its record for the report (an error is recorded, not raised)."""
     from interpreter.agents.players import make_agent
-    from interpreter.batch.game_facts import per_player_values, track_played
+    from interpreter.batch.game_facts import count_calls, game_end_facts, per_player_values, track_played
     from interpreter.runtime.session import Session
 
     seed = batch.seed + index
@@ -38,8 +44,13 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
     try:
         session = Session(game, batch.players, seed, batch.variants, start=False)  # labels built, as in play
         played = track_played(session, spec) if spec is not None else None
+        if spec is not None:
+            count_calls(session, spec)
+        agents = [make_agent(kind, seat, seed, dict(batch.agent_args)) for seat, kind in enumerate(batch.seat_agents())]
+        for agent in agents:
+            if hasattr(agent, "attach"):  # a search agent follows the game's answers
+                agent.attach(session)
         session.call(game.content.manifest["start"])
-        agents = [make_agent("random", seat, seed) for seat in range(batch.players)]
         while session.pending is not None:
             d = session.pending
             session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
@@ -48,6 +59,7 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
         if spec is not None:
             record["played"] = played
             record["per_player"] = per_player_values(session, spec)
+            record.update(game_end_facts(session, spec))
         record["error"] = None
     except DiagnosticError as err:
         record.update(winners=[], scores=[], decisions=len(session.history) if session else 0,

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
+from interpreter.agents.players import AGENT_KINDS, parse_agent_args
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.gamelog import read_log, replay
 from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
@@ -22,6 +25,8 @@ from interpreter.runtime.session import Session
 from interpreter.scenarios.run import find_scenarios, run_scenario
 from interpreter.cli.simulate import simulate
 from interpreter.cli.play import Output as _Output, choose_language, cmd_play, game_ref as _game_ref, seat_count as _players
+from interpreter.present.explain import entries_in_words, entry_lines, phrase
+from interpreter.present.why import Why, at_decision
 from interpreter.present.words import shown_to, telling
 
 
@@ -108,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     pl.set_defaults(handler=cmd_play)
 
-    sm = sub.add_parser("simulate", help="play many random games", description="Play N games with random agents and report errors, wins by seat, decisions and time.")
+    sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
     sm.add_argument("--games", type=int, default=100)
     sm.add_argument("--players", type=int)
@@ -121,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); the last repeats")
+    sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
+    sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
 
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
@@ -131,12 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
     rp.set_defaults(handler=cmd_replay)
 
-    ex = sub.add_parser("explain", help="replay a log and show why each trigger fired", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key).")
+    ex = sub.add_parser("explain", help="replay a log and show why things happened", description="Replay a game log with tracing on and print, for every event that triggered abilities, which fired and in what order (the priority key), each thing once per decision; with --why, how the value of an expression came about.")
     ex.add_argument("log", type=Path)
     ex.add_argument("--json", action="store_true")
     ex.add_argument("--allow-changed-content", action="store_true", help="replay even if the game's files changed since the log was written")
-    ex.add_argument("--decision", type=int, metavar="N", help="only what happened after decision N (0: before the first)")
+    ex.add_argument("--decision", type=int, metavar="N", help="only what happened after decision N (0: before the first), numbered as `rules replay` numbers them")
     ex.add_argument("--event", metavar="NAME", help="only abilities on this event, procedure or function")
+    ex.add_argument("--all", action="store_true", help="also modifiers whose condition did not hold")
+    ex.add_argument("--why", metavar="EXPR", help="an expression of the rules (players are P1, P2, ...), e.g. 'final_strength(P1)': "
+                    "its value and how it came about, part by part, with every modifier and its source")
+    ex.add_argument("--at", type=int, metavar="N", help="with --why: on the table after decision N (default: at the end of the log)")
+    ex.add_argument("--lang", help="the language of the names: en or ru (default as for play)")
     ex.set_defaults(handler=cmd_explain)
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
@@ -156,6 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
     ls.set_defaults(handler=cmd_lsp)
+
+    sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
+    sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.set_defaults(handler=cmd_serve)
     return p
 
 
@@ -169,6 +189,52 @@ def cmd_lsp(args) -> int:
         raise DiagnosticError([Diagnostic("USAGE", f"rules lsp needs the package '{err.name}', which is not installed",
                                           hint='pip install "tabletop-rules[lsp]"')]) from None
     return run()
+
+
+# ---------------------------------------------------------------- serve
+def cmd_serve(args) -> int:
+    try:  # the web extra: imported only here, so the rest of `rules` needs none of it
+        import uvicorn
+
+        from interpreter.web.app import make_app
+        from interpreter.web.store import default_db
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
+            raise
+        raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
+                                          hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if not 0 <= args.port <= 65535:
+        raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    folders = [locate(g) for g in args.games]
+    try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
+        import socket
+        with socket.create_server((args.host, args.port), family=socket.AF_INET6 if ":" in args.host else socket.AF_INET):
+            pass
+    except (OSError, OverflowError) as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot listen on {args.host}:{args.port}: {getattr(err, 'strerror', None) or err}",
+                                          hint="choose another --port (or --host)")]) from None
+    db = args.db or default_db()
+    try:
+        app = make_app(db, folders)
+    except sqlite3.Error as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+    from interpreter.runtime.games import load_compiled
+    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
+        try:
+            load_compiled(ref)
+        except DiagnosticError:
+            pass  # the lobby shows what is wrong with it
+    gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
+    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
+                            ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
+                            timeout_keep_alive=30)  # a page's calls reuse their connection between a person's clicks
+    server = uvicorn.Server(config)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"rules serve: listening on http://{shown}:{args.port}/ (games kept in {db})", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("  others on this network can join: give them the seat links with this machine's address", flush=True)
+    server.run()
+    return 0
 
 
 def cmd_compile(args) -> int:
@@ -256,6 +322,13 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
+    kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
+    if not kinds or any(k not in AGENT_KINDS or k == "human" for k in kinds):
+        raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name a bot per seat",
+                                          hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
+    args.agent_kinds = tuple(kinds)
+    args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
+    args.report_lang = choose_language(game, args.lang)
     return simulate(args, game, _game_ref(args.game), _players(game, args.players))
 
 
@@ -282,7 +355,11 @@ def cmd_replay(args) -> int:
         _tell_as(log, viewer, tell, out, args.allow_changed_content, lang)
         outcome = replay(log, account=None, allow_changed=args.allow_changed_content)
     else:
-        outcome = replay(log, account=None if args.quiet else telling(tell), allow_changed=args.allow_changed_content, lang=lang)
+        def numbered(n, session, index):  # decisions numbered as `explain` numbers them; who decides, not what
+            d = session.pending
+            out.say(say(lang, "decision n", n=n, player=say(lang, "player", n=d.player + 1) if d.player is not None else say(lang, "nobody")))
+        outcome = replay(log, account=None if args.quiet else telling(tell), allow_changed=args.allow_changed_content, lang=lang,
+                         on_decision=None if args.quiet else numbered)
     out.check()
     print(("OK: " if outcome.matches else "MISMATCH: ") + outcome.reason)
     return 0 if outcome.matches else 1
@@ -305,8 +382,8 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
                 return
             if d.player == viewer and 0 <= index < len(d.values):
                 shown = shown_to(d, session.state, viewer)
-                out.say("  " + say(lang, "you chose secretly" if shown.secret else "you chose",
-                                   prompt=shown.prompt, option=shown.options[index]))
+                out.say(say(lang, "decision n mine", n=len(session.history) + 1) + " " +
+                        say(lang, "you chose secretly" if shown.secret else "you chose", prompt=shown.prompt, option=shown.options[index]))
             session.answer(index)
     except (DiagnosticError, IllegalDecision):
         return
@@ -314,34 +391,43 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     log = read_log(args.log)
-    outcome = replay(log, trace=True, allow_changed=args.allow_changed_content)
-    trace = [e for e in outcome.session.rt.trace or []
-             if (args.decision is None or e["after_decision"] == args.decision) and (args.event is None or e["event"] == args.event)]
+    if args.at is not None and args.why is None:
+        raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
+    try:
+        game = load_compiled(log["game"])
+        lang = choose_language(game, args.lang)
+    except DiagnosticError:  # a log whose game cannot be loaded: the replay says why
+        game, lang = None, args.lang or "en"
+    if args.why is not None:
+        return _explain_why(args, log, game, lang)
+    outcome = replay(log, trace=True, allow_changed=args.allow_changed_content, lang=lang)
+    entries = [e for e in entries_in_words(outcome.session.rt.trace or [], outcome.session.state, lang, args.all)
+               if (args.decision is None or e["decision"] == args.decision) and (args.event is None or e["event_id"] == args.event)]
     if args.json:
-        print(json.dumps(trace, ensure_ascii=False, indent=1))
+        print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not trace:
-            print("no trigger, replacement or modifier fired in this game" if args.decision is None and args.event is None
-                  else "nothing fired there")
-        for entry in trace:
-            call = f"{entry['event']}({', '.join(entry['args'])})"
-            where = f"after decision {entry['after_decision']}" if entry["after_decision"] else "before the first decision"
-            if entry["kind"] == "modifier":
-                note = f": {entry['before']} becomes {entry['after']}"
-                if len(entry["order"]) > 1:
-                    note += " (applied last to first: the first listed has the final word)"
-            else:
-                note = f" ({len(entry['order']) - 1} more waiting)" if len(entry["order"]) > 1 else ""
-            print(f"{entry['kind']} on {call}, {where}{note}:")
-            for n, item in enumerate(entry["order"], 1):
-                who = "nobody" if item["controller"] is None else player_label(item["controller"])
-                key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
-                mark = str(n) if entry["kind"] == "modifier" else ("runs" if n == 1 else "waits")
-                result = f" -> {item['result']}" if "result" in item else ""
-                print(f"  {mark}: {item['source']} (controller {who}; {key}) at {item['at']}{result}")
+        if not entries:
+            print(phrase(lang, "nothing in game" if args.decision is None and args.event is None else "nothing there"))
+        for entry in entries:
+            print("\n".join(entry_lines(entry, lang)))
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1
+
+
+def _explain_why(args, log: dict, game, lang: str) -> int:
+    """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
+    if game is None:
+        outcome = replay(log, allow_changed=args.allow_changed_content)
+        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
+        return 1
+    session = at_decision(game, log, args.at, lang, args.allow_changed_content)
+    part = Why(session, lang).explain(args.why)
+    if args.json:
+        print(json.dumps({"decision": len(session.history), **part.to_json()}, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(part.lines()))
+    return 0
 
 
 # ---------------------------------------------------------------- scenarios and schemas

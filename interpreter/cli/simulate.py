@@ -1,4 +1,4 @@
-"""`rules simulate`: a batch of random games (interpreter.batch.simulation), its summary, and its balance report.
+"""`rules simulate`: a batch of bot games (interpreter.batch.simulation), its summary, and its balance report.
 
 The summary is the same whatever runs the games (this process, N worker processes, Ray); with
 `--report DIR` the balance statistics (interpreter.batch.balance) are written by interpreter.batch.report, and
@@ -47,7 +47,8 @@ def simulate(args, game, game_ref: str, players: int) -> int:
     progress = progress_for(args.json)
     results = []
     for label, variants in runs:
-        batch = Batch(game_ref, players, args.games, args.seed, variants)
+        batch = Batch(game_ref, players, args.games, args.seed, variants, getattr(args, "agent_kinds", ("random",)),
+                      getattr(args, "agent_options", ()))
         start = time.perf_counter()
         progress.start(label if len(runs) > 1 else game.content.id, args.games)
         try:
@@ -56,7 +57,8 @@ def simulate(args, game, game_ref: str, players: int) -> int:
             progress.stop()
         results.append((label, variants, records, time.perf_counter() - start))
 
-    summaries = [_summary(game, players, variants, records, seconds, workers, ray_address)
+    agents = Batch(game_ref, players, 1, 0, (), getattr(args, "agent_kinds", ("random",))).seat_agents()
+    summaries = [_summary(game, players, variants, records, seconds, workers, ray_address, agents)
                  for _, variants, records, seconds in results]
     if report_dir is not None:
         paths = _write_report(report_dir, game, players, args, results)
@@ -88,7 +90,7 @@ def _label(variants) -> str:
     return "variants " + ", ".join(variants) if variants else "no variant"
 
 
-def _summary(game, players, variants, records, seconds, workers, ray_address) -> dict:
+def _summary(game, players, variants, records, seconds, workers, ray_address, agents) -> dict:
     from interpreter.batch.balance import summarize
 
     stats = summarize(records, players)
@@ -96,6 +98,7 @@ def _summary(game, players, variants, records, seconds, workers, ray_address) ->
         "game": game.content.id,
         "players": players,
         "variants": list(variants),
+        "agents": agents,
         "games": stats["games"],
         "errors": stats["errors"],
         "wins_by_seat": {row["seat"]: row["wins"] for row in stats["wins_by_seat"]},
@@ -108,10 +111,14 @@ def _summary(game, players, variants, records, seconds, workers, ray_address) ->
 
 
 def _write_report(folder: Path, game, players: int, args, results: list):
+    from dsl.translations import text_in
     from interpreter.batch.balance import summarize
-    from interpreter.batch.game_facts import describe_records
+    from interpreter.batch.game_facts import describe_records, report_spec
     from interpreter.batch.report import write_report
+    from interpreter.present.phrases import say
 
+    lang = getattr(args, "report_lang", None) or game.content.vocabulary.languages[0]
+    spec = report_spec(game)
     ids = set()
     for _, _, records, _ in results:
         for r in records:
@@ -120,16 +127,40 @@ def _write_report(folder: Path, game, players: int, args, results: list):
             for values in r.get("per_player", {}).values():
                 for seat_values in values:
                     ids.update(seat_values)
-    described = describe_records(game, ids)
+            for seat_values in r.get("strata", ()):
+                ids.update(seat_values)
+    described = describe_records(game, ids, lang, spec.playable_by[0] if spec.playable_by else None)
+    words = game.content.translations
+    # values that are not components (a house, an enum value) and the labels read as words of the game
+    names = {v: words.word(lang, v) for v in ids | set(described.groups.values()) if v not in described.names}
+    names.update(described.names)
+    labels = {label: words.word(lang, label) for label, _, _ in spec.per_player}
+    matters = dict(spec.matters_in)
+    agents = Batch(args.game, players, 1, 0, (), getattr(args, "agent_kinds", ("random",))).seat_agents()
     report = {
         "game": game.content.id,
-        "name": str(game.content.manifest.get("name", game.content.id)),
+        "name": text_in(game.content.manifest.get("name", game.content.id), lang),
+        "lang": lang,
         "players": players,
+        "seats": [say(lang, "player", n=i + 1) for i in range(players)],
         "games": args.games,
         "seed": args.seed,
-        "agents": "random",
+        "agents": agents,
+        "agent_args": dict(getattr(args, "agent_options", ())),
+        "labels": labels,
+        "length_labels": {label: _local(text, lang) if text else words.word(lang, label) for label, _, text in spec.length},
+        "endings": [_local(text, lang) for _, text in spec.ends],
         "runs": [{"label": label, "variants": list(variants), "seconds": round(seconds, 3),
-                  "stats": summarize(records, players, described.names, described.numbers)}
+                  "stats": summarize(records, players, names, described.numbers, described.groups,
+                                     tuple(k for k, vs in matters.items() if not set(vs) & set(variants)))}
                  for label, variants, records, seconds in results],
     }
     return write_report(folder, report)
+
+
+def _local(text, lang: str) -> str:
+    """A text of the manifest in one language (a map of languages, or one text)."""
+    if isinstance(text, dict):
+        return str(text.get(lang) or next(iter(text.values()), ""))
+    from dsl.translations import text_in
+    return text_in(text, lang)

@@ -43,12 +43,13 @@ def compile_statements(game: CompiledGame, stmts: list):
     return unit.namespace[name]
 
 
-def compile_expression(game: CompiledGame, node):
-    """One checked expression against a compiled game: fn(rt) -> value."""
+def compile_expression(game: CompiledGame, node, params: tuple = ()):
+    """One checked expression against a compiled game: fn(rt, *values of params) -> value.
+    `params` are the names of the locals it reads (a function's parameters, for tools that take one apart)."""
     unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
     name = unit.new_name("x_")
-    w = unit.writer(f"def {name}(rt):", node.span)
-    w.line(f"return {Expressions(game, set()).expr(node)}")
+    w = unit.writer(f"def {name}({', '.join(['rt', *(mangle(LOCAL, p) for p in params)])}):", node.span)
+    w.line(f"return {Expressions(game, set(params)).expr(node)}")
     w.dedent()
     unit.finish()
     return unit.namespace[name]
@@ -179,6 +180,8 @@ class Unit:
     def procedure(self, decl: ast.Procedure) -> None:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
+        if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
+            w.line(f"_counted(rt, {literal(decl.name)})")
         _count_call(w)
         body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
@@ -221,6 +224,8 @@ class Unit:
         kind = _KIND[type(decl)]
         event = decl.func if kind == "modifier" else decl.event
         hook = Hook(kind, event, owner, list(decl.pattern), decl.timing, self.hook_order, decl.span)
+        if owner is not None and decl.zones:
+            hook.zones = tuple(decl.zones)
         names = set(captured) | {n for n in decl.pattern if n not in ("_", "this")}
         if owner is not None or "this" in captured:
             names.add("this")
@@ -315,6 +320,12 @@ def _count_call(w, only_if_calls: bool = False) -> None:
     lines = ["    rt.calls += 1", f"    if rt.calls > {library.CALL_LIMIT}:", "        _too_many_calls(rt)"]
     w.lines[1:1] = lines
     w.spans[1:1] = [w.spans[0]] * len(lines)
+
+
+def _measured(game) -> set:
+    """The procedures whose calls measure a game's length (the manifest's `report: length`)."""
+    length = (game.content.manifest.get("report") or {}).get("length") or {}
+    return {entry["calls"] for entry in length.values() if isinstance(entry, dict) and isinstance(entry.get("calls"), str)}
 
 
 def _draws(expr) -> bool:

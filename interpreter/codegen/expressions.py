@@ -22,7 +22,28 @@ _RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbor
                 "sum": "_total", "distinct": "_distinct", "concat": "_concat", "keys": "_keys", "snapshot": "_snapshot"}
 
 
+# operators whose operands must be numbers: a none there fails, so a partial attribute says which it was
+_ORDERED = {"+", "-", "*", "/", "%", "<", "<=", ">", ">="}
+
 INLINE_DEPTH = 8
+
+
+def _partial_attributes(game) -> frozenset:
+    """Number attributes that some records lack and that have no default: read as none on those records."""
+    if game.partial_attributes is None:
+        content = game.content
+        voc = content.vocabulary
+        game.partial_attributes = frozenset(
+            name for name, t in voc.attributes.items() if t == "number" and name not in voc.attribute_defaults
+            and any(name not in r.data for r in content.records))
+    return game.partial_attributes
+
+
+def _shown(node) -> str:
+    """The operand as written (`c.cost`), from its span when it lies on one line."""
+    span = node.span
+    text = span.text[span.col - 1:span.end_col - 1] if span.text and span.end_col > span.col + 1 else ""
+    return text.strip() or f"{node.name} of ..."
 
 
 class Expressions:
@@ -196,7 +217,18 @@ class Expressions:
         return f"rt.card_function({self.expr(node.obj)}, {literal(node.name)}, ({args}{',' if args else ''}))"
 
     # ------------------------------------------------------------ operators
+    def operand(self, node) -> str:
+        """An operand of arithmetic or of an order. A number attribute that some records lack (and that has no
+        default) is read through `_number_attr`, which names the operand and the record when it is none."""
+        if isinstance(node, (ast.Attr, ast.Of)) and getattr(node, "ref", None) == ("attr", node.name) \
+                and node.name in _partial_attributes(self.game):
+            obj = self.expr(node.obj if isinstance(node, ast.Attr) else node.arg)
+            return f"_number_attr({obj}, {literal(node.name)}, {literal(_shown(node))})"
+        return self.expr(node)
+
     def e_Unary(self, node) -> str:
+        if node.op == "-":
+            return f"(-{self.operand(node.operand)})"
         operand = self.expr(node.operand)
         return f"(not {operand})" if node.op == "not" else f"(-{operand})"
 
@@ -205,13 +237,16 @@ class Expressions:
         if op in ("+", "-") and not (node.left.type == "number" and node.right.type == "number"):
             if isinstance(node.left, ast.Binary) and node.left.op in ("+", "-"):
                 return self.chain(node)
-            left, right = self.expr(node.left), self.expr(node.right)
+            left, right = self.operand(node.left), self.operand(node.right)
             if op == "+" and any(t.startswith("list[") or t == "zone" for t in (node.left.type, node.right.type)):
                 return f"_concat2(rt, {left}, {right})"
             if op == "+" and node.left.type == node.right.type == "text":
                 return f"_text_plus(rt, {left}, {right})"
             return f"_chain(rt, {literal(op)}, {left}, {right})"
-        left, right = self.expr(node.left), self.expr(node.right)
+        if op in _ORDERED:
+            left, right = self.operand(node.left), self.operand(node.right)
+        else:
+            left, right = self.expr(node.left), self.expr(node.right)
         if op in ("and", "or"):
             return f"({left} {op} {right})"
         if op == "/":
@@ -243,7 +278,7 @@ class Expressions:
             ops.append(node.op)
             node = node.left
         operands.append(node)
-        args = ", ".join(self.expr(o) for o in reversed(operands))
+        args = ", ".join(self.operand(o) for o in reversed(operands))
         return f"_chain(rt, {literal(''.join(reversed(ops)))}, {args})"
 
     # ------------------------------------------------------------ calls

@@ -12,7 +12,7 @@ from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part o
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import Entity, Zone, holder
+from interpreter.core.state import EVERYONE, Entity, Zone, holder
 
 
 # ---------------------------------------------------------------- collections
@@ -295,11 +295,24 @@ def shuffle(rt, zone) -> None:
     rt.state.rng.shuffle(zone.items)
 
 
+def number_attr(e, name: str, shown: str):
+    """A number attribute that some records lack (and that has no default), read as an operand of
+    arithmetic or of an order: none would fail there anyway, so say which operand and which record."""
+    if type(e) is not Entity:
+        raise RuntimeError(f"{shown}: {_what(e)} has no attributes")
+    value = e.attrs.get(name)
+    if value is None:
+        raise RuntimeError(f"{shown} is none: {e.id} (record '{e.record_id}') has no '{name}', and '{name}' has no default")
+    return value
+
+
 def reveal(rt, what) -> None:
+    """Components turn face up where they lie and read as themselves to every reader, also in a hidden
+    zone (a card revealed from a hand), until they move."""
     rt.version += 1
     for e in entities_of(what):
         e.face_down = False
-        e.seen_by = None
+        e.seen_by = EVERYONE
 
 
 def show_to(rt, what, player) -> None:
@@ -477,6 +490,13 @@ def show(value, t: str = "any", ids: bool = False) -> str:
     return str(value)
 
 
+def counted(rt, name: str) -> None:
+    """A call of a procedure a report counts (a round, a turn: the manifest's `report: length`)."""
+    found = rt.counted
+    if found is not None and name in found:
+        found[name] += 1
+
+
 def namespace() -> dict:
     """The globals of generated code: these helpers under fixed names that start with '_'."""
     names = {
@@ -491,10 +511,10 @@ def namespace() -> dict:
         "_text_of": text_of, "_bounded": bounded, "_each": each, "_each_of": each_of, "_in": contains,
         "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
-        "_reveal": reveal, "_show_to": show_to, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
+        "_reveal": reveal, "_show_to": show_to, "_number_attr": number_attr, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
-        "_sorted": sorted, "_tuple": tuple, "_iter": iter,
+        "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter,
     }
     return names

@@ -38,6 +38,7 @@ class Hook:
     body: object = None  # trigger/replacement: fn(rt, b), a generator function when `yields`
     expr: object = None  # modifier: fn(rt, b) -> the new value (b["value"] holds the old one)
     yields: bool = False
+    zones: tuple | None = None  # card abilities: where the card must lie (`in ZONE, ...`); None: its kind's active_in
 
 
 @dataclass
@@ -57,6 +58,7 @@ class CompiledGame:
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
+    partial_attributes: frozenset | None = None  # attributes some records lack, without a default (codegen)
     resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
 

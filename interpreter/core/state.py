@@ -23,20 +23,25 @@ class Entity:
         self.vars = variables
         self.zone: Zone | None = None
         self.face_down = False
-        self.seen_by: int | None = None  # who still knows a face-down card: whoever held it
+        # who still knows a face-down card (whoever held it), who was shown one (`show X to P`), or EVERYONE
+        # for a component revealed where it lies (`reveal`); until it moves
+        self.seen_by: int | None = None
         self.zones: dict = {}  # entity-scoped zones, created when first used
 
     def __repr__(self) -> str:
         return f"@{self.id}"
 
 
+EVERYONE = -1  # Entity.seen_by of a revealed component: every reader sees it where it lies
+
+
 class Zone:
     __slots__ = ("name", "owner", "visibility", "items")
 
-    def __init__(self, name: str, owner, visibility: str):
+    def __init__(self, name: str, owner, visibility: tuple):
         self.name = name
         self.owner = owner  # None (the game), a seat number, or an Entity
-        self.visibility = visibility
+        self.visibility = visibility  # (what the owner sees, what others see): "all", "top" or "none" each
         self.items: list = []
 
     @property
@@ -95,9 +100,9 @@ class State:
         self.translations = None  # the game's dsl.translations.Translations
         for name, z in voc.zones.items():
             if z.scope == "game":
-                self.game_zones[name] = Zone(name, None, z.visibility)
+                self.game_zones[name] = Zone(name, None, z.sight)
             elif z.scope == "player":
-                self.player_zones[name] = [Zone(name, p, z.visibility) for p in range(players)]
+                self.player_zones[name] = [Zone(name, p, z.sight) for p in range(players)]
         for name, v in voc.variables.items():
             if v.scope == "game":
                 self.game_vars[name] = _copy(v.initial)
@@ -106,7 +111,7 @@ class State:
                     pv[name] = _copy(v.initial)
         self._entity_vars = [v for v in voc.variables.values() if v.scope == "entity"]
         self._vars_of_kind: dict = {}  # kind -> (the entity variables its components have, their plain initial values)
-        self._entity_zones = [(name, z.visibility) for name, z in voc.zones.items() if z.scope == "entity"]
+        self._entity_zones = [(name, z.sight) for name, z in voc.zones.items() if z.scope == "entity"]
 
     # ---------------------------------------------------------------- building
     def add_entity(self, eid: str, record_id: str, attrs: dict) -> Entity:
@@ -136,7 +141,7 @@ class State:
         if isinstance(owner, Entity):
             z = owner.zones.get(name)
             if z is None:
-                z = owner.zones[name] = Zone(name, owner, self.voc.zones[name].visibility)
+                z = owner.zones[name] = Zone(name, owner, self.voc.zones[name].sight)
             return z
         return self.player_zones[name][owner]
 
@@ -177,7 +182,8 @@ class State:
             "game_vars": encode(self.game_vars),
             "player_vars": encode(self.player_vars),
             "zones": {z.key: [e.id for e in z.items] for z in self.all_zones() if z.items},
-            "entities": {e.id: _entity_json(e) for e in self.entities.values() if e.face_down or e.vars},
+            "entities": {e.id: _entity_json(e) for e in self.entities.values()
+                         if e.face_down or e.vars or e.seen_by is not None},
             "rng": _rng_json(self.rng),
         }
 
@@ -212,6 +218,7 @@ def _entity_json(e: Entity) -> dict:
     out: dict = {}
     if e.face_down:
         out["face_down"] = True
+    if e.face_down or e.seen_by is not None:
         out["seen_by"] = e.seen_by
     if e.vars:
         out["vars"] = encode(e.vars)

@@ -65,6 +65,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "to player": {"en": "(to {player})", "ru": "({player})"},
     "to you": {"en": "(to you)", "ru": "(вам)"},
     "you chose": {"en": "(you) {prompt}: {option}", "ru": "(вы) {prompt}: {option}"},
+    "decision n": {"en": "decision {n} ({player})", "ru": "решение {n} ({player})"},
+    "decision n mine": {"en": "decision {n}:", "ru": "решение {n}:"},
     "you chose secretly": {"en": "(you, secretly) {prompt}: {option}", "ru": "(вы, тайно) {prompt}: {option}"},
     # the terminal's screen (interpreter.present.terminal)
     "count in zone": {"en": "{zone} {n}", "ru": "{zone}: {n}"},

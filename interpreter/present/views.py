@@ -1,29 +1,42 @@
-"""What one player may see: public zones, their own private ones, face-down cards they still know.
+"""What one player may see: public zones, their own private ones, the top of a zone showing its top,
+face-down cards they still know, components revealed or shown where they lie.
 
 Hidden entities show as null and carry no id, so nothing about them leaks through identity.
 """
 from __future__ import annotations
 
 from interpreter.core.decisions import label_of, player_label
-from interpreter.core.state import Entity, State, Zone, encode, holder
+from interpreter.core.state import EVERYONE, Entity, State, Zone, encode, holder
 
 
 def can_see(entity: Entity, viewer: int | None) -> bool:
     zone = entity.zone
     if zone is None:
         return False
-    if entity.face_down or (viewer is not None and entity.seen_by == viewer):
-        return viewer is not None and entity.seen_by == viewer  # a face-down card still known, or one shown (`show ... to P`)
-    return sees_into(zone, viewer)
+    seen_by = entity.seen_by
+    if seen_by is not None:
+        if seen_by == EVERYONE and not entity.face_down:
+            return True  # revealed where it lies: every reader sees it until it moves
+        if viewer is not None and seen_by == viewer:
+            return True  # a face-down card still known, or one shown (`show ... to P`)
+    if entity.face_down:
+        return False
+    return sees_into(zone, viewer, entity)
 
 
-def sees_into(zone: Zone, viewer: int | None) -> bool:
-    """Whether `viewer` sees the face-up components of `zone`."""
-    if zone.visibility == "public":
-        return True
-    if zone.visibility == "owner":
+def sees_into(zone: Zone, viewer: int | None, entity: Entity | None = None) -> bool:
+    """Whether `viewer` sees the face-up components of `zone` (with `entity`: that one of them). The zone's
+    declared visibility decides, for its owner and for the others: all of them, only the top one, or none."""
+    owner_sees, others_see = zone.visibility
+    if owner_sees == others_see:
+        mode = owner_sees
+    else:
         owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
-        return viewer is not None and owner == viewer
+        mode = owner_sees if viewer is not None and owner == viewer else others_see
+    if mode == "all":
+        return True
+    if mode == "top":
+        return entity is not None and bool(zone.items) and zone.items[0] is entity
     return False
 
 
@@ -33,7 +46,7 @@ def back_of(entity: Entity, viewer: int | None, backs: dict | None = None) -> st
     an attribute's value such as a house); else nothing (None: a card in a hidden deck or in another
     player's hand, or a back that shows nothing, tells neither kind nor anything else)."""
     zone = entity.zone
-    if zone is not None and entity.face_down and backs and sees_into(zone, viewer):
+    if zone is not None and entity.face_down and backs and sees_into(zone, viewer, entity):
         what = backs.get(entity.kind)
         if what == "kind":
             return entity.kind

@@ -183,8 +183,12 @@ def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Se
     return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
 
 
-def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False, lang: str | None = None) -> ReplayOutcome:
+def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False, lang: str | None = None,
+           on_decision=None) -> ReplayOutcome:
     """Play the logged decisions again from the logged seed; the final state and the result must be the same.
+
+    `on_decision(n, session, index)` is called before decision n (1, 2, ...: the numbers `explain` uses)
+    is answered with option `index`, for a teller that numbers the decisions.
 
     A log of content that has changed since is refused unless `allow_changed`: its decisions may mean
     something else now.
@@ -213,6 +217,8 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
         problem = mismatch(session, n, len(log["decisions"]), index, label)
         if problem:
             return ReplayOutcome(False, problem, session)
+        if on_decision is not None and 0 <= index < len(session.pending.values):
+            on_decision(n, session, index)
         try:
             session.answer(index)
         except IllegalDecision as err:

@@ -51,7 +51,8 @@ def index_hooks(game) -> dict:
                 else:
                     # found by going through the zones where the owner's kind is active
                     by_record.setdefault(hook.owner, []).append(hook)
-                    zones.update(dict.fromkeys(voc.kinds[kind_of[hook.owner]].active_in))
+                    where = hook.zones if hook.zones is not None else voc.kinds[kind_of[hook.owner]].active_in
+                    zones.update(dict.fromkeys(where))
             index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
     game.hook_index = index
     return index
@@ -89,9 +90,10 @@ class Resolver:
             for position, by_record in by_this.items():
                 entity = args[position] if position < len(args) else None
                 hooks = by_record.get(entity.record_id) if isinstance(entity, Entity) else None
-                if hooks and self.active(entity):
+                if hooks:
                     for hook in hooks:
-                        self._consider(hook, {"this": entity}, args, entity, found)
+                        if self.works(entity, hook):
+                            self._consider(hook, {"this": entity}, args, entity, found)
             if others is not None:
                 for hook, entity in self.active_abilities(kind, event, others):
                     self._consider(hook, {"this": entity}, args, entity, found)
@@ -120,8 +122,8 @@ class Resolver:
         for zone in self.zones_named(zones):
             for entity in zone.items:
                 hooks = by_record.get(entity.record_id)
-                if hooks and self.active(entity):
-                    pairs.extend((hook, entity) for hook in hooks)
+                if hooks:
+                    pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
         self.active_cache[(kind, event)] = (self.rt.moves, pairs)
         return pairs
 
@@ -144,6 +146,14 @@ class Resolver:
     def active(self, entity: Entity) -> bool:
         zone = entity.zone
         return zone is not None and zone.name in self.active_in.get(entity.kind, ())
+
+    def works(self, entity: Entity, hook: Hook) -> bool:
+        """Whether a card's ability works where its card lies: in the ability's own zones (`in ZONE, ...`)
+        when it names some, else in its kind's active_in zones."""
+        zone = entity.zone
+        if zone is None:
+            return False
+        return zone.name in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ()))
 
     def _consider(self, hook: Hook, variables: dict, args: list, source, found: list) -> None:
         for name, value in zip(hook.pattern, args):
@@ -243,9 +253,13 @@ class Resolver:
                 "key": self._explain_key(c),
             } for c in chosen],
         }
+        # the values themselves, for tools that put them into words (never written out as they are)
+        entry["raw"] = {"args": list(args), "types": self.param_types(event, len(args)),
+                        "sources": [c.source for c in chosen], "results": [], "before": None, "after": None}
         if values is not None:
             before, after, results = values
             entry["before"], entry["after"] = label_of(before), label_of(after)
+            entry["raw"].update(before=before, after=after, results=list(results))
             for item, result in zip(entry["order"], results):
                 item["result"] = label_of(result)
         self.rt.trace.append(entry)

@@ -16,6 +16,9 @@ from interpreter.runtime.snapshot import copy_session
 from interpreter.core.state import Entity, State, Zone, holder
 
 
+NOT_HELD = "its condition does not hold"  # a modifier's result in the trace when it did not apply
+
+
 @dataclass
 class Result:
     winners: list
@@ -82,6 +85,7 @@ class Runtime:
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
+        self.counted: dict | None = None  # procedure name -> calls so far, for reports (game length in rounds)
         self.causes: list = []  # the components whose abilities are running, innermost last: what a line or question is caused by
 
     # ------------------------------------------------------------ procedures and events
@@ -204,7 +208,7 @@ class Runtime:
                 if held:
                     value = cand.hook.expr(self, b)
                 if results is not None:
-                    results.append(value if held else "its condition does not hold")
+                    results.append(value if held else NOT_HELD)
             if results is not None:
                 self.resolver.trace("modifier", name, found, list(args), (before, value, results[::-1]))
             return value

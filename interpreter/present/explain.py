@@ -1,0 +1,126 @@
+"""`rules explain`'s account of a replayed game's trace, in the reader's words.
+
+The resolver's trace (interpreter.runtime.resolver) keeps ids and the values themselves; here each
+entry becomes words in the reader's language: components by their names (copies numbered), players
+as the log names them, functions and events as words of the game. The same thing happening several
+times between two decisions (a function asked again and again) is told once, with how many times;
+a modifier that did not apply is left out (and a call whose modifiers all did not apply), unless
+everything is asked for.
+"""
+from __future__ import annotations
+
+import json
+
+from interpreter.present.why import Author
+from interpreter.runtime.session import NOT_HELD
+
+_WORDS = {
+    "trigger": {"en": "trigger", "ru": "срабатывание"},
+    "replacement": {"en": "replacement", "ru": "замена"},
+    "modifier": {"en": "modifier", "ru": "модификатор"},
+    "entry": {"en": "{kind} on {call}, {where}{note}:", "ru": "{kind}: {call}, {where}{note}:"},
+    "after decision": {"en": "after decision {n}", "ru": "после решения {n}"},
+    "before the first": {"en": "before the first decision", "ru": "до первого решения"},
+    "becomes": {"en": ": {before} becomes {after}", "ru": ": {before} → {after}"},
+    "last has the word": {"en": " (applied last to first: the first listed has the final word)",
+                          "ru": " (применяются с последнего: решающее слово за первым в списке)"},
+    "waiting": {"en": " ({n} more waiting)", "ru": " (ждут ещё: {n})"},
+    "times": {"en": " ({n} times)", "ru": " ({n} раз)"},
+    "item": {"en": "  {mark}: {source} (controller {who}; {key}) at {at}{result}",
+             "ru": "  {mark}: {source} (контролирует {who}; {key}) — {at}{result}"},
+    "runs": {"en": "runs", "ru": "срабатывает"},
+    "waits": {"en": "waits", "ru": "ждёт"},
+    "rules": {"en": "the rules", "ru": "правила"},
+    "card": {"en": "card", "ru": "карта"},
+    "timing": {"en": "timing", "ru": "время"},
+    "source": {"en": "source", "ru": "источник"},
+    "kind": {"en": "kind", "ru": "вид"},
+    "player order": {"en": "player order", "ru": "порядок игроков"},
+    "idle": {"en": "  ({n} more whose condition does not hold)", "ru": "  (ещё {n}: условие не выполнено)"},
+    "nothing in game": {"en": "no trigger, replacement or modifier fired in this game",
+                        "ru": "в этой игре не сработало ни одно свойство, замена или модификатор"},
+    "nothing there": {"en": "nothing fired there", "ru": "там ничего не сработало"},
+}
+
+
+def phrase(lang: str, name: str, **values) -> str:
+    forms = _WORDS[name]
+    return forms.get(lang, forms["en"]).format(**values)
+
+
+def entries_in_words(trace: list, state, lang: str, everything: bool = False) -> list[dict]:
+    """The trace's entries in words, each thing once per decision (with how many times it happened)."""
+    pr = Author(state, None, lang)
+    out: list[dict] = []
+    index: dict = {}
+    for e in trace:
+        raw = e.get("raw") or {}
+        results = raw.get("results") or []
+        if e["kind"] == "modifier" and not everything and results and all(_idle(r) for r in results):
+            continue  # nothing changed: every modifier's condition failed
+        args = [pr.value(a, t or "any") for a, t in zip(raw.get("args", []), raw.get("types", []))] or e["args"]
+        order, idle = [], 0
+        for n, item in enumerate(e["order"]):
+            result = results[n] if n < len(results) else None
+            if e["kind"] == "modifier" and _idle(result) and not everything:
+                idle += 1
+                continue
+            source = raw["sources"][n] if n < len(raw.get("sources", [])) else None
+            worded = {"source": pr.value(source) if source is not None else phrase(lang, "rules"),
+                      "source_id": item["source"],
+                      "controller": pr.player(item["controller"], False) if item["controller"] is not None else None,
+                      "timing": pr.word(item["timing"]), "at": item["at"],
+                      "key": {phrase(lang, k): _key_value(pr, lang, k, v) for k, v in item["key"].items()}}
+            if "result" in item:
+                worded["result"] = item["result"] if _idle(result) else pr.value(result)
+            order.append(worded)
+        entry = {"decision": e["after_decision"], "kind": e["kind"], "event": pr.word(e["event"]), "event_id": e["event"],
+                 "args": args, "order": order}
+        if e["kind"] == "modifier":
+            entry["before"], entry["after"] = pr.value(raw.get("before")), pr.value(raw.get("after"))
+            if idle:
+                entry["not_applying"] = idle
+        key = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+        if key in index:
+            out[index[key]]["times"] += 1
+            continue
+        index[key] = len(out)
+        entry["times"] = 1
+        out.append(entry)
+    return out
+
+
+def _idle(result) -> bool:
+    return isinstance(result, str) and result == NOT_HELD
+
+
+def _key_value(pr, lang: str, part: str, value):
+    if part == "source":
+        return phrase(lang, "card") if value == "card" else phrase(lang, "rules")
+    if part in ("timing", "kind") and isinstance(value, str) and value != "-":
+        return pr.word(value)
+    return value
+
+
+def entry_lines(entry: dict, lang: str) -> list[str]:
+    call = f"{entry['event']} ({', '.join(entry['args'])})" if entry["args"] else entry["event"]
+    n = entry["decision"]
+    where = phrase(lang, "after decision", n=n) if n else phrase(lang, "before the first")
+    if entry["kind"] == "modifier":
+        note = phrase(lang, "becomes", before=entry["before"], after=entry["after"])
+        if len(entry["order"]) > 1:
+            note += phrase(lang, "last has the word")
+    else:
+        note = phrase(lang, "waiting", n=len(entry["order"]) - 1) if len(entry["order"]) > 1 else ""
+    if entry["times"] > 1:
+        note += phrase(lang, "times", n=entry["times"])
+    lines = [phrase(lang, "entry", kind=phrase(lang, entry["kind"]), call=call, where=where, note=note)]
+    for i, item in enumerate(entry["order"], 1):
+        mark = str(i) if entry["kind"] == "modifier" else phrase(lang, "runs" if i == 1 else "waits")
+        key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
+        result = f" -> {item['result']}" if "result" in item else ""
+        who = item["controller"] or "—"
+        lines.append(phrase(lang, "item", mark=mark, source=item["source"], who=who, key=key, at=item["at"], result=result))
+    if entry.get("not_applying"):
+        lines.append(phrase(lang, "idle", n=entry["not_applying"]))
+    return lines

@@ -1,0 +1,272 @@
+"""The web server's routes (Starlette): the lobby, a game's page, its websocket, and the JSON calls a page
+makes. A seat's secret token travels in the page address's #fragment (never sent in a request line, so
+never in an access log or a Referer), then in the websocket's first message and in each call's JSON body.
+Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dsl.diagnostics import DiagnosticError
+from interpreter.present.phrases import LANGUAGES
+from interpreter.web import pages
+from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
+from interpreter.web.store import Store
+
+MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
+MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
+HERE = Path(__file__).resolve().parent
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+def _lang(request) -> str:
+    asked = request.query_params.get("lang")
+    if asked in LANGUAGES:
+        return asked
+    accept = request.headers.get("accept-language", "")[:2].lower()
+    return accept if accept in LANGUAGES else "en"
+
+
+def _html(text: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(text, status, headers=HEADERS)
+
+
+def _json(data, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status, headers=HEADERS)
+
+
+def _same_origin(request: Request) -> None:
+    """A POST from a page of another site (a form aimed at this server) is refused; browsers send Origin."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
+        raise Refused(403, "a request from another site")
+
+
+async def _body(request: Request) -> bytes:
+    _same_origin(request)
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, "the request is too large")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, "the request is too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json_body(request: Request) -> dict:
+    try:
+        data = json.loads((await _body(request)).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise Refused(400, "the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the request is not a JSON object")
+    return data
+
+
+def make_app(db: Path | str, folders: list | None = None) -> Starlette:
+    store = Store(db)
+    rooms = Rooms(store, folders)
+    env = pages.environment()
+
+    async def lobby(request: Request):
+        return _html(pages.lobby(env, rooms, _lang(request)))
+
+    async def new_game(request: Request):
+        form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
+        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        try:
+            players = int(one("players", "0"))
+        except ValueError:
+            raise Refused(422, "the number of players is not a number") from None
+        kinds = [one(f"seat{i}", "random") for i in range(min(players, 32))]
+        seed = one("seed").strip()
+        if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
+            raise Refused(422, "a seed is a whole number below 2147483648")
+        room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
+                                       int(seed) if seed else None, one("hotseat") == "1")
+        return _html(pages.links(env, room, room.row.lang))
+
+    async def game_page(request: Request):
+        room = rooms.get(request.path_params["gid"])
+        asked = request.query_params.get("lang")  # the page's language: asked for, else the game's
+        return _html(pages.game_page(env, room, asked if asked in LANGUAGES else room.row.lang))
+
+    async def answer(request: Request):
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        await run_in_threadpool(room.answer, data.get("token"), data.get("decision"), data.get("option"))
+        return _json({"ok": True, "version": room.version})
+
+    async def undo(request: Request):
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        await run_in_threadpool(room.undo, data.get("token"))
+        return _json({"ok": True, "version": room.version})
+
+    async def seat_kind(request: Request):
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        await run_in_threadpool(room.set_kind, data.get("token"), data.get("kind"))
+        return _json({"ok": True, "version": room.version})
+
+    async def view(request: Request):
+        """The live view as JSON, for a page without a websocket (and for tests): a token's seat, else a spectator's."""
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        seat = room.seat_of(data.get("token"))
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else room.row.lang
+        return _json(await run_in_threadpool(pages.view, env, room, seat, lang))
+
+    def _download(room) -> Response:
+        log = room.log()
+        name = f"{Path(room.row.game).name}-{room.id}.json"
+        return Response(json.dumps(log, ensure_ascii=False, indent=1) + "\n", media_type="application/json",
+                        headers={**HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def public_log(request: Request):
+        room = rooms.get(request.path_params["gid"])
+        if room.status == "playing":
+            raise Refused(403, "the log of a game in play tells what is hidden: it is everyone's when the game ends")
+        return _download(room)
+
+    async def seat_log(request: Request):
+        """An unfinished game's log, for the one person of a game with bots (or a hot-seat device)."""
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        if room.status != "playing":
+            return _download(room)
+        seat = room.seat_of(data.get("token"))
+        if seat is None:
+            raise Refused(403, "this link holds no seat of this game")
+        if not room.one_person():
+            raise Refused(403, "the log of a game in play tells what is hidden: it is everyone's when the game ends")
+        return _download(room)
+
+    async def socket(ws: WebSocket):
+        try:
+            room = rooms.get(ws.path_params["gid"])
+        except Refused:
+            await ws.close(code=4404)
+            return
+        await ws.accept()
+        try:
+            hello = await asyncio.wait_for(ws.receive_text(), 30)
+        except (asyncio.TimeoutError, WebSocketDisconnect):
+            await ws.close(code=4408)
+            return
+        if len(hello) > MAX_MESSAGE:
+            await ws.close(code=1009)
+            return
+        try:
+            data = json.loads(hello)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            await ws.close(code=4400)
+            return
+        tokens = data.get("tokens") if isinstance(data.get("tokens"), list) else []
+        held = []
+        unknown = False
+        for token in tokens[:16]:
+            seat = room.seat_of(token)
+            if seat is None:
+                unknown = True
+            elif seat not in held:
+                held.append(seat)
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else room.row.lang
+        await ws.send_json({"type": "held", "seats": [room.seat_of(t) for t in tokens[:16]]})
+        if unknown:
+            await ws.send_json({"type": "notice", "key": "unknown link"})
+        changed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def tell():
+            loop.call_soon_threadsafe(changed.set)
+        with room.lock:
+            full = len(room.listeners) >= MAX_PAGES
+            if not full:
+                room.listeners.append(tell)
+        if full:
+            await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
+            return
+        current, sent = (held[0] if held else None), None
+        receiving = asyncio.ensure_future(ws.receive_text())
+        try:
+            while True:
+                changed.clear()
+                decider = room.decider()
+                if decider in held:
+                    current = decider  # hot-seat: the page turns to the seat that decides now
+                key = (room.version, current)
+                if key != sent:
+                    sent = key
+                    await ws.send_json(await run_in_threadpool(pages.view, env, room, current, lang))
+                waiting = asyncio.ensure_future(changed.wait())
+                done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                if receiving in done:
+                    waiting.cancel()
+                    message = receiving.result()  # raises WebSocketDisconnect when the page leaves
+                    if len(message) > MAX_MESSAGE:
+                        await ws.close(code=1009)
+                        return
+                    receiving = asyncio.ensure_future(ws.receive_text())
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            receiving.cancel()
+            with room.lock:
+                if tell in room.listeners:
+                    room.listeners.remove(tell)
+
+    async def refused(request: Request, exc: Refused):
+        return _json({"error": exc.message}, exc.status)
+
+    async def failed(request: Request, exc: DiagnosticError):
+        return _json({"error": exc.diagnostics[0].message}, 422)
+
+    routes = [
+        Route("/", lobby),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/new", new_game, methods=["POST"]),
+        Route("/g/{gid}", game_page),
+        Route("/g/{gid}/log.json", public_log),
+        Route("/api/g/{gid}/answer", answer, methods=["POST"]),
+        Route("/api/g/{gid}/undo", undo, methods=["POST"]),
+        Route("/api/g/{gid}/seat", seat_kind, methods=["POST"]),
+        Route("/api/g/{gid}/view", view, methods=["POST"]),
+        Route("/api/g/{gid}/log", seat_log, methods=["POST"]),
+        WebSocketRoute("/ws/{gid}", socket),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        store.close()
+
+    app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
+                    max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
+    app.state.rooms = rooms
+    app.state.store = store
+    return app
