@@ -29,7 +29,7 @@ import numpy as np
 
 from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
-from interpreter.present.views import can_see, sees_into
+from interpreter.present.views import can_see
 
 KINDS = ("choose", "menu", "pick", "order")
 PER_COMPONENT = ("on", "depth", "face_down", "picked", "under")
@@ -98,12 +98,8 @@ class Encoder:
                     z = (slots[(zone.name, None)], 0.0)
                 else:
                     z = (slots[(zone.name, (owner - player) % n)], 0.0)
-                z = zones[id(zone)] = z + (sees_into(zone, player), None, [0])
-            if e.face_down or e.seen_by == player:  # views.can_see, with the zone's part computed once
-                visible = e.seen_by == player
-            else:
-                visible = z[2]
-            if not visible:
+                z = zones[id(zone)] = z + (None, None, [0])
+            if not can_see(e, player):  # the view's own rule, whatever the zone's visibility says
                 if not z[4][0]:
                     unseen_zones.append(zone)
                 z[4][0] += 1

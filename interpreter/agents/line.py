@@ -29,7 +29,7 @@ from interpreter.core.state import Entity
 from interpreter.runtime.session import Session, new_state
 from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
-from interpreter.present.views import back_of, can_see, sees_into
+from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter, prompt, telling
 
 HIDDEN = "(hidden)"
@@ -314,29 +314,15 @@ def visible_ids(state, player: int) -> set:
 
 
 def seen_by_each(state, players) -> list[set]:
-    """For each of `players`, the ids of the components it sees, in one pass over the components."""
+    """For each of `players`, the ids of the components it sees (`can_see`), in one pass over the components."""
     out = [set() for _ in players]
-    zones: dict = {}
+    pairs = list(zip(players, out))
     for e in state.entities.values():
-        z = e.zone
-        if z is None:
-            continue
-        if e.face_down or e.seen_by is not None:
-            for k, p in enumerate(players):
-                if e.seen_by == p or (not e.face_down and _face_up(zones, z, players)[k]):
-                    out[k].add(e.id)
-            continue
-        for k, v in enumerate(_face_up(zones, z, players)):
-            if v:
-                out[k].add(e.id)
+        if e.zone is not None:
+            for p, ids in pairs:
+                if can_see(e, p):
+                    ids.add(e.id)
     return out
-
-
-def _face_up(cache: dict, zone, players) -> tuple:
-    found = cache.get(id(zone))
-    if found is None:
-        found = cache[id(zone)] = tuple(sees_into(zone, p) for p in players)
-    return found
 
 
 def shown_label(state, label: str, player: int) -> str:
