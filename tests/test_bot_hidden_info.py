@@ -289,6 +289,9 @@ def test_openspiel_strings_and_tensors_name_nothing_hidden(folder, players, step
             observation = state.observation_string(p)
             found = leaks(engine, p, [unwritten(observation, written)])
             assert not found, f"step {checked}, P{p + 1}'s observation string: {found}\n{observation}"
+            words = state.table_string(p)  # the table model in words, for bots that read words
+            found = leaks(engine, p, [unwritten(words, written)])
+            assert not found, f"step {checked}, P{p + 1}'s table string: {found}\n{words}"
             known_ids = visible_ids(engine, p) | set(state.line.seen[p])
             known = [e for e in engine.entities.values() if e.id in known_ids]
             unknown = [e for e in engine.entities.values() if e.id not in known_ids]
@@ -322,6 +325,8 @@ def test_pettingzoo_observations_name_nothing_hidden(folder, players):
             assert not wrong, f"step {step}, {other}: {wrong[:5]}"
             found = leaks(engine, seat, [unwritten(env.observation_text(other), written)])
             assert not found, f"step {step}, {other}'s observation text: {found}"
+            found = leaks(engine, seat, [unwritten(env.observation_words(other), written)])
+            assert not found, f"step {step}, {other}'s observation words: {found}"
         if termination or truncation:
             env.step(None)
             continue
@@ -354,3 +359,18 @@ def test_variables_and_zones_on_hidden_cards_read_as_where_they_lie():
     mine = json.loads(state.observation_string(0).split("\n")[1])
     assert mine["player_vars"]["P1"]["favourite"] == {"entity": hand[0]}
     assert f"under of {hand[1]}" in mine["zones"]
+
+
+def test_the_table_in_words_asks_the_decider_and_tells_the_others_who_decides():
+    """A bot that reads words gets the table model's whole table, then its question and options, or who decides."""
+    from interpreter.present.observed import table_text
+    from interpreter.present.words import shown_to
+    register("kings_bounty")
+    state = load_game("kings_bounty", players=3, seed=2).new_initial_state()
+    session = state.line.session
+    d = session.pending
+    mine, other = table_text(session, d.player), table_text(session, (d.player + 1) % 3)
+    shown = shown_to(d, session.state, d.player)
+    assert shown.prompt + ":" in mine and all(f"] {text}" in mine for text in shown.options)
+    assert f"P{d.player + 1} is deciding" in other and shown.prompt not in other
+    assert "(you)" in mine.splitlines()[0] and "deck" in mine  # the reader's own line first

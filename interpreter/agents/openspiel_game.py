@@ -279,6 +279,11 @@ class RulesState(pyspiel.State):
     def observation_string(self, player=None):
         return self.line.observation(self.current_player() if player is None else player)
 
+    def table_string(self, player=None):
+        """The table and the question as a person reads them (the table model), for bots that read words."""
+        from interpreter.present.observed import table_text
+        return table_text(self.line.session, self.current_player() if player is None else player)
+
     def information_state_string(self, player=None):
         return self.line.information(self.current_player() if player is None else player)
 

@@ -136,6 +136,11 @@ class RulesEnv(AECEnv):
     def observation_text(self, agent) -> str:
         return self.line.observation(self._seat[agent])
 
+    def observation_words(self, agent) -> str:
+        """The table and the question as a person reads them (the table model), for bots that read words."""
+        from interpreter.present.observed import table_text
+        return table_text(self.line.session, self._seat[agent])
+
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

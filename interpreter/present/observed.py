@@ -71,3 +71,23 @@ def safe(value, pr: Presenter):
             return {"map": [[safe(k, pr), safe(v, pr)] for k, v in value.items()]}
         return {k: safe(v, pr) for k, v in value.items()}
     return value
+
+
+def table_text(session, viewer: int) -> str:
+    """The table as a person reads it, for bots that read words (a language model, a log of what a bot saw): the
+    table model's whole table through `viewer`'s view in the game's language, then the pending question with its
+    options in words when `viewer` decides, else who is deciding. Nothing hidden from `viewer` is named."""
+    from interpreter.present.table import table_model
+    from interpreter.present.terminal import option_order, whole_table
+    from interpreter.present.words import shown_to
+    state = session.state
+    pr = Presenter(state, viewer)
+    lines = whole_table(table_model(session, viewer), pr)
+    d = session.pending
+    if d is None:
+        return "\n".join(lines)
+    if d.player != viewer:
+        return "\n".join(lines + [pr.say("deciding", player=pr.player(d.player))])
+    shown = shown_to(d, state, viewer)
+    order = option_order(d, state)
+    return "\n".join(lines + [shown.prompt + ":"] + [f"[{i}] {shown.options[i]}" for i in order])

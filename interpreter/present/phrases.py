@@ -84,6 +84,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "secretly": {"en": " (secretly)", "ru": " (тайно)"},
     "no card in option": {"en": "(this option names no card)", "ru": "(в этом варианте нет карт)"},
     "no card on table": {"en": "(no card with a text is on the table)", "ru": "(на столе нет карт с текстом)"},
+    "deciding": {"en": "{player} is deciding", "ru": "Решает {player}"},
     "step back": {"en": "(- goes back to the first step)", "ru": "(- — назад к первому шагу)"},
     "not legal": {"en": "not a legal option; type its number", "ru": "такого варианта нет; введите его номер"},
     # undo, interruption and resume (issue 22 §1)
