@@ -5,9 +5,8 @@ import functools
 import json
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-
 from dsl.diagnostics import Diagnostic, did_you_mean
+from dsl.schema_fast import Unsure, is_valid
 from dsl.yaml_records import YamlDoc
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -28,6 +27,13 @@ def load_schema(name: str) -> dict:
 
 
 def validate(doc: YamlDoc, schema: dict) -> list[Diagnostic]:
+    try:
+        if is_valid(doc.data, schema):
+            return []  # the usual case, without jsonschema (slow to import and to run)
+    except Unsure:
+        pass
+    from jsonschema import Draft202012Validator  # only for content with errors: their wording and places
+
     validator = Draft202012Validator(schema)
     out = []
     for err in sorted(validator.iter_errors(doc.data), key=lambda e: (list(map(str, e.absolute_path)), e.validator)):

@@ -6,8 +6,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from jsonschema import Draft202012Validator, validators
-
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span
 from dsl.inputs import char_position, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
@@ -134,6 +132,8 @@ def _json_depth(text: str) -> int:
 
 
 def _validator():
+    from jsonschema import Draft202012Validator, validators  # here: slow to import, and only reading a log needs it
+
     # JSON Schema counts 3.0 as an integer; a log's indices, seed and player count must be written as 3.
     strict = Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda checker, value: isinstance(value, int) and not isinstance(value, bool))
