@@ -136,14 +136,15 @@ class ExpressionChecks:
             return ANY
         if node.id in self.unparsed:
             return ANY
-        candidates = scope.all_names() + list(self.voc.enum_of) + list(CONSTANTS) + \
-            [v for v, d in self.voc.variables.items() if d.scope == "game"] + list(self.voc.zones)
-        hint = did_you_mean(node.id, candidates)
-        if node.id in self.voc.zones:
-            hint = f"'{node.id}' is a zone: write '{node.id} of OWNER'" if self.voc.zones[node.id].scope != "game" else None
-            if hint is None:
+        if node.id in self.voc.zones:  # a game's zone is a name of its own (the common case: no hint to look for)
+            if self.voc.zones[node.id].scope == "game":
                 node.ref = ("zone", self.voc.zones[node.id])
                 return "zone"
+            hint = f"'{node.id}' is a zone: write '{node.id} of OWNER'"
+        else:
+            candidates = scope.all_names() + list(self.voc.enum_of) + list(CONSTANTS) + \
+                [v for v, d in self.voc.variables.items() if d.scope == "game"] + list(self.voc.zones)
+            hint = did_you_mean(node.id, candidates)
         self.report.error("REF-UNDEF", f"unknown name '{node.id}'", node.span, hint)
         return ANY
 

@@ -16,18 +16,11 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
-from interpreter.agents.players import AGENT_KINDS, parse_agent_args
 from interpreter.core.decisions import IllegalDecision, player_label
-from interpreter.runtime.gamelog import read_log, replay
 from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
-from interpreter.present.phrases import say
-from interpreter.runtime.session import Session
-from interpreter.scenarios.run import find_scenarios, run_scenario
-from interpreter.cli.simulate import simulate
-from interpreter.cli.play import Output as _Output, choose_language, cmd_play, game_ref as _game_ref, seat_count as _players
-from interpreter.present.explain import entries_in_words, entry_lines, phrase
-from interpreter.present.why import Why, at_decision
-from interpreter.present.words import shown_to, telling
+
+# Each command imports the rest of what it runs in its own function: a cold `rules validate` (which an editor
+# or CI runs often) then loads neither the players, the presentation nor the scenarios.
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "variants and language; the log is written on to LOG unless --log says otherwise")
     pl.add_argument("--quiet", action="store_true", help="print only the result")
     pl.add_argument("--lang", help="the language players read: en or ru (default: the environment's locale when the game has it, else the language its rule text is written in)")
-    pl.set_defaults(handler=cmd_play)
+    pl.set_defaults(handler=_cmd_play)
 
     sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
@@ -238,6 +231,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_compile(args) -> int:
+    from interpreter.cli.play import game_ref as _game_ref
     game = load_compiled(_game_ref(args.game))
     if args.emit_python:
         sys.stdout.write(game.python_source())
@@ -246,6 +240,12 @@ def cmd_compile(args) -> int:
         print(f"{game.content.id}: {len(game.procs)} procedures and events, {len(game.funcs)} functions, "
               f"{sum(len(h) for k in game.hooks.values() for h in k.values())} abilities; {lines} lines of Python")
     return 0
+
+
+def _cmd_play(args) -> int:
+    from interpreter.cli.play import cmd_play  # each command imports what it runs: `rules validate` starts faster
+
+    return cmd_play(args)
 
 
 # ---------------------------------------------------------------- validate
@@ -319,6 +319,9 @@ def _short(path: Path) -> str:
 
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
+    from interpreter.agents.players import AGENT_KINDS, parse_agent_args
+    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
@@ -334,6 +337,10 @@ def cmd_simulate(args) -> int:
 
 # ---------------------------------------------------------------- replay and explain
 def cmd_replay(args) -> int:
+    from interpreter.cli.play import Output as _Output, choose_language
+    from interpreter.present.phrases import say
+    from interpreter.present.words import telling
+    from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
     viewer = None
     if args.viewer:
@@ -369,6 +376,9 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
     """The logged game as `viewer` knew it: the lines told to everyone and to them, through their view,
     and each of their own decisions as they were shown it (interpreter.present.words), never another
     player's choice. Stops quietly where the replay would not go on; `replay` says why."""
+    from interpreter.present.phrases import say
+    from interpreter.present.words import shown_to, telling
+    from interpreter.runtime.session import Session
     try:
         game = load_compiled(log["game"])
         if game.content.content_hash != log["content_hash"] and not allow_changed:
@@ -390,6 +400,9 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 
 def cmd_explain(args) -> int:
+    from interpreter.cli.play import choose_language
+    from interpreter.present.explain import entries_in_words, entry_lines, phrase
+    from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
@@ -417,6 +430,8 @@ def cmd_explain(args) -> int:
 
 def _explain_why(args, log: dict, game, lang: str) -> int:
     """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
+    from interpreter.present.why import Why, at_decision
+    from interpreter.runtime.gamelog import replay
     if game is None:
         outcome = replay(log, allow_changed=args.allow_changed_content)
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
@@ -432,6 +447,7 @@ def _explain_why(args, log: dict, game, lang: str) -> int:
 
 # ---------------------------------------------------------------- scenarios and schemas
 def cmd_test(args) -> int:
+    from interpreter.scenarios.run import find_scenarios, run_scenario
     missing = [str(p) for p in args.paths if not _exists(p)]
     if missing:  # never a silent pass over a file that is not there
         raise DiagnosticError([Diagnostic("USAGE", f"{_clip(p)}: no such file or folder") for p in missing])

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from dsl.inputs import read_text
 from dsl.limits import deep_recursion
 from dsl.loader import MANIFEST, ensure_loaded
-from interpreter.codegen import CompiledGame, compile_game
+
+if TYPE_CHECKING:
+    from interpreter.codegen import CompiledGame
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]  # interpreter/runtime/games.py -> the project
 CONTENT_DIRS = (Path.cwd() / "content", PROJECT_ROOT / "content")
@@ -60,6 +63,8 @@ def locate(game: str) -> Path:
 def load_compiled(game: str) -> CompiledGame:
     root = locate(game)
     if root not in _compiled:
+        from interpreter.codegen import compile_game  # here: finding a game (validate) needs no compiler
+
         content = ensure_loaded(root)
         with deep_recursion():  # the parser bounds every AST's depth; compiling walks it recursively
             _compiled[root] = compile_game(content)
