@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import json
 import os
 import stat
@@ -22,12 +23,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lark import __version__ as lark_version
-
 from dsl import ast
 from dsl.diagnostics import Span
 
-_ENGINE_FILES = ("grammar.lark", "parser.py", "parse_tables.py", "cache.py", "ast.py", "diagnostics.py", "limits.py")
+_ENGINE_FILES = ("grammar.lark", "parser.py", "parse_text.py", "parse_tables.py", "cache.py", "ast.py", "diagnostics.py", "limits.py")
 FORMAT = "tabletop-rules-tree/1"
 TREES = "trees-json"  # the pickled trees of earlier versions lie in trees/ and are never read
 MAX_ENTRY = 64 * 2 ** 20  # bytes: far above the tree of the largest rule text the loader accepts
@@ -74,6 +73,16 @@ def _private_folder(folder: Path) -> bool:
     return not parent.st_mode & 0o002 or bool(parent.st_mode & stat.S_ISVTX)
 
 
+def _lark_identity() -> bytes:
+    """Lark's version as part of the key, read without importing Lark (slow, and not needed when every tree is
+    cached): its package's __init__.py, which holds __version__."""
+    spec = importlib.util.find_spec("lark")
+    try:
+        return Path(spec.origin).read_bytes() if spec is not None and spec.origin else b"no lark"
+    except OSError:
+        return b"unreadable lark"
+
+
 class TreeCache:
     """Syntax trees by a hash of everything that shapes them."""
 
@@ -88,7 +97,8 @@ class TreeCache:
             except OSError:
                 pass
         here = Path(__file__).parent
-        engine = hashlib.sha256(f"{FORMAT} {lark_version} {sys.version_info[:2]}".encode())
+        engine = hashlib.sha256(f"{FORMAT} {sys.version_info[:2]}".encode())
+        engine.update(_lark_identity())
         for name in _ENGINE_FILES:
             engine.update((here / name).read_bytes())
         self.engine = engine.hexdigest()
