@@ -32,7 +32,10 @@ BASELINE = "cd4f46b"
 BATCH = """
 import random, sys, time
 sys.path.insert(0, sys.argv[1])
-from interpreter.runtime.games import load_compiled
+try:
+    from interpreter.runtime.games import load_compiled
+except ImportError:  # the closure engine's layout: interpreter/games.py, interpreter/runtime.py
+    from interpreter.games import load_compiled
 from interpreter.runtime import Session
 game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = load_compiled(game)

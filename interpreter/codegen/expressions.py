@@ -7,6 +7,8 @@ keys go through repr().
 """
 from __future__ import annotations
 
+import re
+
 from dsl import ast
 from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
@@ -332,6 +334,14 @@ class Expressions:
         where = f" if {cond}" if cond is not None else ""
         loop = f"for {var} in {coll}{where}"
         func = node.func
+        if func in _EMPTY and not (func == "count" and cond is None):
+            found = _PLAIN_ITEMS.match(coll)
+            if found is not None:  # an empty zone (a garrison, a hand) answers at once, without making a comprehension
+                return f"({self.query(node, func, value, loop, var, coll, cond, inner)} if {found.group(1)} else {_EMPTY[func]})"
+        return self.query(node, func, value, loop, var, coll, cond, inner)
+
+    def query(self, node, func: str, value: str, loop: str, var: str, coll: str, cond, inner) -> str:
+        """A comprehension form over `coll` as Python (e_Query's parts)."""
         if func == "list":
             return f"[{value} {loop}]"
         if func == "count":
@@ -364,6 +374,12 @@ class Expressions:
             return f"_reach(rt, {self.items(node.coll)}, (lambda {var}: {step}), {test})"
         raise AssertionError(f"no query form for {func}")
 
+
+# What each comprehension form gives over no elements, and the zones' items whose emptiness is checked first: a
+# chain of names, attributes and plainly indexed entries (no call: reading it twice does nothing more), counted
+# (`_each` adds no step for no elements) or not.
+_EMPTY = {"list": "[]", "count": "0", "sum": "0", "any": "False", "all": "True", "first": "None"}
+_PLAIN_ITEMS = re.compile(r"^(?:_each\(rt, )?(\([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\['\w+'\]|\[[A-Za-z_]\w*\])*\)\.items)\)?$")
 
 SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
 
