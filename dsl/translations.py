@@ -260,12 +260,15 @@ def scan(modules: list) -> Scan:
     out = Scan()
     strings = []
     stack = list(modules)  # without recursion: syntax trees may be deep
+    containers, nodes = (list, tuple), (ast.Node, ast.Module)
+    below = (list, tuple, ast.Node)
+    push, pop = stack.append, stack.pop
     while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
+        node = pop()
+        if isinstance(node, containers):
             stack.extend(node)
             continue
-        if not isinstance(node, (ast.Node, ast.Module)):
+        if not isinstance(node, nodes):
             continue
         if isinstance(node, ast.Log):
             out.texts.append(node.message)
@@ -277,7 +280,9 @@ def scan(modules: list) -> Scan:
             out.options.append(node)
         elif isinstance(node, ast.Str):
             strings.append(node)
-        stack.extend(v for v in vars(node).values() if isinstance(v, (list, tuple, ast.Node)))
+        for v in vars(node).values():  # a loop, not a generator: this walk is a good part of `rules validate`
+            if isinstance(v, below) and v:
+                push(v)
     told = {id(t) for t in out.texts}
     for node in strings:
         if _IDENTIFIER.fullmatch(node.text):
