@@ -264,7 +264,7 @@ class RulesState(pyspiel.State):
     def observation_array(self, player: int) -> np.ndarray:
         line, enc = self.line, self.get_game().encoder
         return enc.encode(line.session.state, player, line.decision, None if line.finished else line.to_act(),
-                          self.picked(player))
+                          self.picked(player), session=line.session)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player
