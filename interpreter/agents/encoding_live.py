@@ -63,12 +63,14 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     rows: dict = {}  # id -> component whose row is rewritten
     if seat.cursor < len(log):
         expanded: set = set()
-        ctx = (player, out, enc.index, enc.width)
+        places: list = []  # zones whose unchanged items may have changed place
+        ctx = (player, out, enc.index, enc.width, places)
         for x in log[seat.cursor:]:
             if type(x) is Entity:
                 _add_entity(x, rows, expanded, ctx)
             else:
                 _add_zone(x, rows, expanded, ctx)
+        _replace(enc, out, places, rows)
     for eid in seat.picked ^ picked_ids:
         e = state.entities.get(eid)
         if e is not None:
@@ -88,6 +90,8 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
 
 
 def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
+    """A component that changed itself (moved, turned, a variable): its row, and those of everything lying
+    on it (their holder, and whether the component they lie on is seen, may change with it)."""
     if id(e) in expanded:
         return
     expanded.add(id(e))
@@ -96,28 +100,33 @@ def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
     if zone is not None and type(zone.owner) is Entity:
         rows[id(zone.owner)] = zone.owner  # its count of unseen components on it
     if e.zones:
-        for z in e.zones.values():  # what lies on it: its holder and whether it is seen may change with it
-            _add_zone(z, rows, expanded, ctx)
+        for z in e.zones.values():
+            if z.items:
+                _add_zone(z, rows, expanded, ctx, True)
 
 
-def _add_zone(z, rows: dict, expanded: set, ctx) -> None:
-    """A zone whose items changed: the rows of its items that may read differently now (their places, which
-    one is on top). Items the player sees neither before nor now read the same (no place is shown for them);
-    one that moved is in the log itself."""
-    if id(z) in expanded:
+def _add_zone(z, rows: dict, expanded: set, ctx, held: bool = False) -> None:
+    """A zone whose items changed (or, `held`, whose holder may have): the rows of its items that may read
+    differently now. Where its mode for the player is `top`, which one is seen may have changed: the top one
+    and those seen before are rewritten. Otherwise an item that did not change itself reads the same but for
+    its place (`depth`, only shown when seen): noted in `places` (one that moved is in the log itself)."""
+    key = (id(z), held)
+    if key in expanded:
         return
-    expanded.add(id(z))
+    expanded.add(key)
     if type(z.owner) is Entity:
         rows[id(z.owner)] = z.owner
-    player, out, index, width = ctx
-    mode = _mode(z, player)
-    if mode == "all":
+    player, out, index, width, places = ctx
+    if held:
         for x in z.items:
             _add_entity(x, rows, expanded, ctx)
         return
-    for k, x in enumerate(z.items):
-        if x.seen_by is not None or (k == 0 and mode == "top") or out[index[x.id] * width] == 0.0:
-            _add_entity(x, rows, expanded, ctx)
+    if _mode(z, player) == "top":
+        for k, x in enumerate(z.items):
+            if k == 0 or out[index[x.id] * width] == 0.0:
+                _add_entity(x, rows, expanded, ctx)
+        return
+    places.append(z)
 
 
 def _mode(zone, player: int) -> str:
@@ -127,6 +136,23 @@ def _mode(zone, player: int) -> str:
         return owner_sees
     owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
     return owner_sees if owner == player else others_see
+
+
+def _replace(enc, out: np.ndarray, zones: list, rows: dict) -> None:
+    """The place of each seen item of these zones whose row is not rewritten whole."""
+    index, width, at = enc.index, enc.width, enc.zone_width + 1
+    done: set = set()
+    for z in zones:
+        if id(z) in done:
+            continue
+        done.add(id(z))
+        items = z.items
+        size = len(items)
+        for k, x in enumerate(items):
+            if id(x) not in rows:
+                row = index[x.id] * width
+                if out[row] == 0.0:
+                    out[row + at] = k / size
 
 
 def _where_counted(enc, e, player: int):
