@@ -27,6 +27,7 @@ class _Seat:
     cursor: int  # how much of the log this tensor has taken in
     picked: frozenset  # component ids marked "picked"
     counted: dict  # id(component) -> its place in part 2 where it is counted as unseen
+    seen: set  # ids of the components whose rows say they are seen
 
 
 @dataclass
@@ -56,7 +57,8 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     seat = live.seats.get(player)
     if seat is None:
         out = enc.encode(state, player, decision, to_act, picked)
-        live.seats[player] = _Seat(out, len(live.log), picked_ids, _counted(enc, state, player))
+        live.seats[player] = _Seat(out, len(live.log), picked_ids, _counted(enc, state, player),
+                                   {e.id for e in state.entities.values() if can_see(e, player)})
         return out.copy()
     out = seat.out
     log = live.log
@@ -64,13 +66,13 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     if seat.cursor < len(log):
         expanded: set = set()
         places: list = []  # zones whose unchanged items may have changed place
-        ctx = (player, out, enc.index, enc.width, places)
+        ctx = (player, seat.seen, places)
         for x in log[seat.cursor:]:
             if type(x) is Entity:
                 _add_entity(x, rows, expanded, ctx)
             else:
                 _add_zone(x, rows, expanded, ctx)
-        _replace(enc, out, places, rows)
+        _replace(enc, out, places, rows, seat.seen)
     for eid in seat.picked ^ picked_ids:
         e = state.entities.get(eid)
         if e is not None:
@@ -116,14 +118,14 @@ def _add_zone(z, rows: dict, expanded: set, ctx, held: bool = False) -> None:
     expanded.add(key)
     if type(z.owner) is Entity:
         rows[id(z.owner)] = z.owner
-    player, out, index, width, places = ctx
+    player, seen, places = ctx
     if held:
         for x in z.items:
             _add_entity(x, rows, expanded, ctx)
         return
     if _mode(z, player) == "top":
         for k, x in enumerate(z.items):
-            if k == 0 or out[index[x.id] * width] == 0.0:
+            if k == 0 or x.id in seen:
                 _add_entity(x, rows, expanded, ctx)
         return
     places.append(z)
@@ -138,7 +140,7 @@ def _mode(zone, player: int) -> str:
     return owner_sees if owner == player else others_see
 
 
-def _replace(enc, out: np.ndarray, zones: list, rows: dict) -> None:
+def _replace(enc, out: np.ndarray, zones: list, rows: dict, seen: set) -> None:
     """The place of each seen item of these zones whose row is not rewritten whole."""
     index, width, at = enc.index, enc.width, enc.zone_width + 1
     done: set = set()
@@ -149,10 +151,8 @@ def _replace(enc, out: np.ndarray, zones: list, rows: dict) -> None:
         items = z.items
         size = len(items)
         for k, x in enumerate(items):
-            if id(x) not in rows:
-                row = index[x.id] * width
-                if out[row] == 0.0:
-                    out[row + at] = k / size
+            if x.id in seen and id(x) not in rows:
+                out[index[x.id] * width + at] = k / size
 
 
 def _where_counted(enc, e, player: int):
@@ -191,12 +191,14 @@ def _rewrite(enc, out: np.ndarray, seat: _Seat, player: int, entities, picked_id
         if was is not None:
             out[was] -= 1.0
         if not can_see(e, player):
+            seat.seen.discard(e.id)
             out[row] = 1.0
             at = _where_counted(enc, e, player)
             if at is not None:
                 counted[id(e)] = at
                 out[at] += 1.0
             continue
+        seat.seen.add(e.id)
         zone = e.zone
         owner = zone.owner
         if type(owner) is Entity:
