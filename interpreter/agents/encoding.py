@@ -159,15 +159,13 @@ class Encoder:
     def tail(self, out, state, player: int, decision, to_act, picked) -> None:
         """Parts 3 and 4 (variables of the game and the seats, the pending decision), over zeros."""
         n = self.players
-        at = self.at_vars
-        for name, t in self.game_vars:
-            out[at] = _number(state.game_vars.get(name), t, player, n)
-            at += 1
+        gv = state.game_vars
+        values = [_number(gv.get(name), t, player, n) for name, t in self.game_vars]
         for rel in range(n):
             pv = state.player_vars[(player + rel) % n]
-            for name, t in self.player_vars:
-                out[at] = _number(pv.get(name), t, player, n)
-                at += 1
+            values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
+        at = self.at_decision
+        out[self.at_vars:at] = values  # at once: numpy's item assignment costs more than reading the value
         if decision is not None and to_act is not None:
             out[at + (to_act - player) % n] = 1.0
             out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0
