@@ -156,16 +156,18 @@ class Encoder:
         self.tail(out, state, player, decision, to_act, picked)
         return out
 
-    def tail(self, out, state, player: int, decision, to_act, picked) -> None:
-        """Parts 3 and 4 (variables of the game and the seats, the pending decision), over zeros."""
+    def tail(self, out, state, player: int, decision, to_act, picked, variables: bool = True) -> None:
+        """Parts 3 (variables of the game and the seats; left as they are unless `variables`) and 4 (the
+        pending decision, over zeros)."""
         n = self.players
-        gv = state.game_vars
-        values = [_number(gv.get(name), t, player, n) for name, t in self.game_vars]
-        for rel in range(n):
-            pv = state.player_vars[(player + rel) % n]
-            values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
+        if variables:
+            gv = state.game_vars
+            values = [_number(gv.get(name), t, player, n) for name, t in self.game_vars]
+            for rel in range(n):
+                pv = state.player_vars[(player + rel) % n]
+                values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
+            out[self.at_vars:self.at_decision] = values  # at once: numpy's item assignment costs more
         at = self.at_decision
-        out[self.at_vars:at] = values  # at once: numpy's item assignment costs more than reading the value
         if decision is not None and to_act is not None:
             out[at + (to_act - player) % n] = 1.0
             out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0

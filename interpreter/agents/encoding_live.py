@@ -28,12 +28,14 @@ class _Seat:
     picked: frozenset  # component ids marked "picked"
     counted: dict  # id(component) -> its place in part 2 where it is counted as unseen
     seen: set  # ids of the components whose rows say they are seen
+    variables: int  # `_Live.variables` when part 3 was written
 
 
 @dataclass
 class _Live:
     log: list = field(default_factory=list)  # components and zones changed, in order
     seats: dict = field(default_factory=dict)  # player -> _Seat
+    variables: int = 0  # how many times variables of the game or the players changed
 
     def moved(self, e, old, new) -> None:
         self.log.append(e)
@@ -42,6 +44,9 @@ class _Live:
         self.log.append(new)
 
     def changed(self, what) -> None:
+        if None in what:
+            self.variables += 1
+            what = [x for x in what if x is not None]
         self.log.extend(what)
 
 
@@ -58,7 +63,7 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     if seat is None:
         out = enc.encode(state, player, decision, to_act, picked)
         live.seats[player] = _Seat(out, len(live.log), picked_ids, _counted(enc, state, player),
-                                   {e.id for e in state.entities.values() if can_see(e, player)})
+                                   {e.id for e in state.entities.values() if can_see(e, player)}, live.variables)
         return out.copy()
     out = seat.out
     log = live.log
@@ -81,8 +86,10 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     seat.cursor = len(log)
     if rows:
         _rewrite(enc, out, seat, player, rows.values(), picked_ids)
-    out[enc.at_vars:] = 0.0
-    enc.tail(out, state, player, decision, to_act, picked)
+    variables = seat.variables != live.variables
+    seat.variables = live.variables
+    out[enc.at_decision:] = 0.0
+    enc.tail(out, state, player, decision, to_act, picked, variables)
     least = min(s.cursor for s in live.seats.values())
     if least >= _TRIM:
         del log[:least]

@@ -421,6 +421,8 @@ def enter_scope(rt, names: tuple) -> list:
     gv = rt.gv
     rt.version += 1
     saved = [(n, gv[n]) for n in names]
+    if rt.change_watchers:
+        rt.changed(None)  # game variables changed
     for n in names:
         initial = rt.state.voc.variables[n].initial
         gv[n] = list(initial) if isinstance(initial, list) else (dict(initial) if isinstance(initial, dict) else initial)
@@ -431,6 +433,8 @@ def leave_scope(rt, saved: list) -> None:
     rt.version += 1
     for n, value in saved:
         rt.gv[n] = value
+    if rt.change_watchers:
+        rt.changed(None)
 
 
 def you_of(this):

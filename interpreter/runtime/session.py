@@ -241,7 +241,8 @@ class Runtime:
 
     # ------------------------------------------------------------ state changes
     def changed(self, *what) -> None:
-        """Tell the change watchers that these components or zones changed (callers test the list first)."""
+        """Tell the change watchers that these components or zones changed (None: a variable of the game or of
+        a player; callers test the list first)."""
         for watcher in self.change_watchers:
             watcher(what)
 
