@@ -29,7 +29,8 @@ GENERATED = re.compile(r"(v|p|f)_[A-Za-z0-9_]+|(t|h|cf|s|u|k|x)_\d+|i\d+_v_[A-Za
 ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winners", "items", "attrs", "get", "vars",
               "id", "kind", "zones", "record_id", "cfs", "modified", "invoke", "invoke_plain", "log", "move",
               "add_temporary", "append", "card_function", "join", "watch", "version", "memoized",
-              "calls", "steps"}  # the budgets counted inline (interpreter/codegen/library.py)
+              "calls", "steps",  # the budgets counted inline (interpreter/codegen/library.py)
+              "change_watchers", "changed"}  # a component's variable set, told to incremental readers
 
 
 def generated_tree(game) -> pyast.Module:

@@ -22,13 +22,19 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
 Information-state tensor: the observation, then per component whether the observer has seen it before
 (it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
 Everything is read through `views.can_see`: nothing the view does not show.
+`encode(..., session=)` is the same tensor kept up to date from the session's move and change watchers: only
+the rows of components that moved, lie in a zone that changed, changed face or variables (or lie on such a
+component) are rewritten; tests compare it with the full encoding at every step.
 """
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
 from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
+from interpreter.agents.encoding_live import encode_live, number as _number
 from interpreter.present.views import can_see
 
 KINDS = ("choose", "menu", "pick", "order")
@@ -70,11 +76,20 @@ class Encoder:
         self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
         self.size = self.at_picked + (space.size if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
+        self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
 
     # ------------------------------------------------------------ observation
     def encode(self, state, player: int, decision=None, to_act: int | None = None, picked=(),
-               out: np.ndarray | None = None) -> np.ndarray:
-        """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own)."""
+               out: np.ndarray | None = None, session=None) -> np.ndarray:
+        """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own).
+        With `session` (whose state is `state`): kept from the last call for this session and player and
+        updated where the game changed since (`encoding_live`), a fresh array each call."""
+        if session is not None:
+            found = encode_live(self, session.rt, player, decision, to_act, picked)
+            if out is None:
+                return found
+            out[:] = found
+            return out
         out = np.zeros(self.size, np.float32) if out is None else out
         out.fill(0)
         n, width, index, slots, counted = self.players, self.width, self.index, self.slots, self.counted
@@ -138,15 +153,21 @@ class Encoder:
                             to_.append(_number(x, t, player, n))
         if at_:
             out[at_] = to_
-        at = self.at_vars
-        for name, t in self.game_vars:
-            out[at] = _number(state.game_vars.get(name), t, player, n)
-            at += 1
-        for rel in range(n):
-            pv = state.player_vars[(player + rel) % n]
-            for name, t in self.player_vars:
-                out[at] = _number(pv.get(name), t, player, n)
-                at += 1
+        self.tail(out, state, player, decision, to_act, picked)
+        return out
+
+    def tail(self, out, state, player: int, decision, to_act, picked, variables: bool = True) -> None:
+        """Parts 3 (variables of the game and the seats; left as they are unless `variables`) and 4 (the
+        pending decision, over zeros)."""
+        n = self.players
+        if variables:
+            gv = state.game_vars
+            values = [_number(gv.get(name), t, player, n) for name, t in self.game_vars]
+            for rel in range(n):
+                pv = state.player_vars[(player + rel) % n]
+                values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
+            out[self.at_vars:self.at_decision] = values  # at once: numpy's item assignment costs more
+        at = self.at_decision
         if decision is not None and to_act is not None:
             out[at + (to_act - player) % n] = 1.0
             out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0
@@ -162,7 +183,6 @@ class Encoder:
                 out[at + 1] = len(decision.values)
                 for a in picked:
                     out[self.at_picked + a] = 1.0
-        return out
 
     def question_of(self, decision) -> int:
         asked = decision.asked
@@ -197,14 +217,3 @@ def _places(zones: dict, zone) -> dict:
 
 def _encodable(t: str) -> bool:
     return t in ("number", "bool", "player")
-
-
-def _number(value, t: str, player: int, n: int) -> float:
-    """Numbers as they are, yes/no as 1/0, a player as 1 + its seat counted from the observer, none as 0."""
-    if value is None or isinstance(value, Entity):
-        return 0.0
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, int):
-        return float(1 + (value - player) % n) if t == "player" else float(value)
-    return 0.0

@@ -29,6 +29,8 @@ Parameters: players, seed, variants (comma-separated), actions ("fixed" or "indi
 """
 from __future__ import annotations
 
+import functools
+
 import random
 
 import numpy as np
@@ -121,6 +123,16 @@ def load_game(game_name: str, players: int | None = None, seed: int = 0, variant
     return pyspiel.load_game(name, {"players": int(players), "seed": int(seed), "variants": ",".join(variants), **params})
 
 
+@functools.lru_cache(maxsize=32)
+def _parts(name: str, players: int) -> tuple:
+    """The action space and the encoder of a game for a number of players: built from its content alone and
+    never changed after (the encoder's live tensors are kept per session), so every pyspiel game made with other
+    parameters (a seed per game) shares them instead of rebuilding them, which cost more than a game."""
+    compiled = load_compiled(name)
+    space = ActionSpace(compiled, players)
+    return space, Encoder(compiled, players, space)
+
+
 class RulesGame(pyspiel.Game):
     GAME_TYPE = GAME_NAME = DEFAULTS = None  # set for each game by `register`
 
@@ -132,7 +144,7 @@ class RulesGame(pyspiel.Game):
         self.variants = tuple(v for v in str(params["variants"]).split(",") if v)
         self.fixed = params["actions"] != "indices"
         self.max_actions = int(params["max_actions"])
-        self.space = ActionSpace(self.compiled, self.players)
+        self.space, self.encoder = _parts(self.GAME_NAME, self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size if self.fixed else self.max_actions,
             max_chance_outcomes=0,
@@ -142,7 +154,6 @@ class RulesGame(pyspiel.Game):
             utility_sum=1.0,
             max_game_length=int(params["max_game_length"]))
         super().__init__(self.GAME_TYPE, info, params)
-        self.encoder = Encoder(self.compiled, self.players, self.space)
         self._initial: dict = {}  # the game as set up, once per kind of line
 
     def new_initial_state(self, track: bool = True):
@@ -264,7 +275,7 @@ class RulesState(pyspiel.State):
     def observation_array(self, player: int) -> np.ndarray:
         line, enc = self.line, self.get_game().encoder
         return enc.encode(line.session.state, player, line.decision, None if line.finished else line.to_act(),
-                          self.picked(player))
+                          self.picked(player), session=line.session)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player

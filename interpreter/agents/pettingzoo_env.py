@@ -124,7 +124,8 @@ class RulesEnv(AECEnv):
         if to_act == seat:
             mask[self.legal_actions()] = 1
             picked = self._picked(seat)
-        return {"observation": self.encoder.encode(line.session.state, seat, line.decision, to_act, picked),
+        return {"observation": self.encoder.encode(line.session.state, seat, line.decision, to_act, picked,
+                                                  session=line.session),
                 "action_mask": mask}
 
     def _picked(self, seat: int) -> list[int]:

@@ -293,6 +293,8 @@ def shuffle(rt, zone) -> None:
         raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
     rt.version += 1
     rt.state.rng.shuffle(zone.items)
+    if rt.change_watchers:
+        rt.changed(zone)
 
 
 def number_attr(e, name: str, shown: str):
@@ -313,6 +315,8 @@ def reveal(rt, what) -> None:
     for e in entities_of(what):
         e.face_down = False
         e.seen_by = EVERYONE
+        if rt.change_watchers:
+            rt.changed(e)
 
 
 def show_to(rt, what, player) -> None:
@@ -322,6 +326,8 @@ def show_to(rt, what, player) -> None:
     rt.version += 1
     for e in entities_of(what):
         e.seen_by = who
+        if rt.change_watchers:
+            rt.changed(e)
 
 
 def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bool = False) -> Decision:
@@ -403,8 +409,11 @@ def suppose(rt, moves: list, then):
             e.zone.items.remove(e)
             if old is not None:
                 old.items.insert(position, e)
+            moved_to = e.zone
             e.zone = old
             e.face_down, e.seen_by = face_down, seen_by
+            if rt.change_watchers:
+                rt.changed(e, old, moved_to)
 
 
 def enter_scope(rt, names: tuple) -> list:
@@ -412,6 +421,8 @@ def enter_scope(rt, names: tuple) -> list:
     gv = rt.gv
     rt.version += 1
     saved = [(n, gv[n]) for n in names]
+    if rt.change_watchers:
+        rt.changed(None)  # game variables changed
     for n in names:
         initial = rt.state.voc.variables[n].initial
         gv[n] = list(initial) if isinstance(initial, list) else (dict(initial) if isinstance(initial, dict) else initial)
@@ -422,6 +433,8 @@ def leave_scope(rt, saved: list) -> None:
     rt.version += 1
     for n, value in saved:
         rt.gv[n] = value
+    if rt.change_watchers:
+        rt.changed(None)
 
 
 def you_of(this):

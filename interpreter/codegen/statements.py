@@ -112,6 +112,10 @@ class Statements:
             w.line(f"{place} = {value}")
         if not isinstance(target, ast.Name) or ref[0] != "local":
             w.line("rt.version += 1")  # the game changed: cached function values are stale
+        if isinstance(target, ast.Attr) and ref[0] == "var" and ref[1].scope != "player":
+            w.line(f"if rt.change_watchers: rt.changed({owner})")  # a component's variable: for incremental readers
+        elif not isinstance(target, ast.Index) and ref[0] != "local":
+            w.line("if rt.change_watchers: rt.changed(None)")  # a variable of the game or a player (None)
 
     def s_CallStmt(self, s) -> None:
         self.w.line(self.call(s.call) if self.is_proc_call(s.call) else self.expr(s.call))

@@ -74,6 +74,9 @@ class Runtime:
         self.moves = 0  # moves alone: which card abilities are active depends on nothing else
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
+        # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
+        # reveal): for incremental readers such as the bots' encoder; generated code tests the list before calling
+        self.change_watchers: list = []
         self.decisions = 0  # decisions answered so far, for the trace
         # callable(to_player_or_None, message, state, viewer) or None: the runtime hands over the line as data
         # and whose view it is read through; the words are made above it (interpreter.present.words.telling)
@@ -237,6 +240,12 @@ class Runtime:
             self.account(to, text, self.state, self.reader if to is None else to)
 
     # ------------------------------------------------------------ state changes
+    def changed(self, *what) -> None:
+        """Tell the change watchers that these components or zones changed (None: a variable of the game or of
+        a player; callers test the list first)."""
+        for watcher in self.change_watchers:
+            watcher(what)
+
     def move(self, what, zone: Zone, at_top: bool, face: str | None) -> None:
         if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")

@@ -408,6 +408,7 @@ class Copier:
         new.seats = list(rt.seats)
         new.memo = {}  # values of pure functions, recomputed as needed
         new.move_watchers = []
+        new.change_watchers = []
         new.account = None
         new.trace = None if rt.trace is None else list(rt.trace)
         new.modifying = set(rt.modifying)
@@ -432,7 +433,7 @@ class Copier:
 
 # Attributes of the runtime and its resolver that a copy shares (the game's, never changed in play) or
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
-_SHARED_RT = frozenset({"game", "cfs", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "account",
+_SHARED_RT = frozenset({"game", "cfs", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",

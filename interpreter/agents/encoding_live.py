@@ -1,0 +1,255 @@
+"""The observation tensor of `encoding.Encoder` kept up to date along one session, for bots reading it at
+every step: rebuilding it over every component costs several times the engine's own step.
+
+The runtime tells its move watchers about each move and its change watchers about every other change a row
+can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone). Those are logged;
+each player's tensor keeps its place in the log and, when read, rewrites only the rows of the components
+named there, of everything lying in a zone named there (places and `top` visibility shift), of everything
+lying on such a component (who holds it, whether its holder is seen), and of the components the zones they
+leave or enter lie on (`under`). The per-zone counts of unseen components are kept by remembering where each
+one was counted. Variables of the game and the seats and the pending decision are few: rewritten each time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from interpreter.core.state import Entity, holder
+from interpreter.present.views import can_see
+
+_TRIM = 512  # log entries every seat has read, dropped once there are this many
+
+
+@dataclass
+class _Seat:
+    out: np.ndarray
+    cursor: int  # how much of the log this tensor has taken in
+    picked: frozenset  # component ids marked "picked"
+    counted: dict  # id(component) -> its place in part 2 where it is counted as unseen
+    seen: set  # ids of the components whose rows say they are seen
+    variables: int  # `_Live.variables` when part 3 was written
+
+
+@dataclass
+class _Live:
+    log: list = field(default_factory=list)  # components and zones changed, in order
+    seats: dict = field(default_factory=dict)  # player -> _Seat
+    variables: int = 0  # how many times variables of the game or the players changed
+
+    def moved(self, e, old, new) -> None:
+        self.log.append(e)
+        if old is not None:
+            self.log.append(old)
+        self.log.append(new)
+
+    def changed(self, what) -> None:
+        if None in what:
+            self.variables += 1
+            what = [x for x in what if x is not None]
+        self.log.extend(what)
+
+
+def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
+    live = enc.live.get(rt)
+    if live is None:
+        live = enc.live[rt] = _Live()
+        rt.move_watchers.append(live.moved)
+        rt.change_watchers.append(live.changed)
+    state = rt.state
+    names = enc.space.words if enc.space is not None else None
+    picked_ids = frozenset(names[a] for a in picked) if names is not None and picked else frozenset()
+    seat = live.seats.get(player)
+    if seat is None:
+        out = enc.encode(state, player, decision, to_act, picked)
+        live.seats[player] = _Seat(out, len(live.log), picked_ids, _counted(enc, state, player),
+                                   {e.id for e in state.entities.values() if can_see(e, player)}, live.variables)
+        return out.copy()
+    out = seat.out
+    log = live.log
+    rows: dict = {}  # id -> component whose row is rewritten
+    if seat.cursor < len(log):
+        expanded: set = set()
+        places: list = []  # zones whose unchanged items may have changed place
+        ctx = (player, seat.seen, places)
+        for x in log[seat.cursor:]:
+            if type(x) is Entity:
+                _add_entity(x, rows, expanded, ctx)
+            else:
+                _add_zone(x, rows, expanded, ctx)
+        _replace(enc, out, places, rows, seat.seen)
+    for eid in seat.picked ^ picked_ids:
+        e = state.entities.get(eid)
+        if e is not None:
+            rows[id(e)] = e
+    seat.picked = picked_ids
+    seat.cursor = len(log)
+    if rows:
+        _rewrite(enc, out, seat, player, rows.values(), picked_ids)
+    variables = seat.variables != live.variables
+    seat.variables = live.variables
+    out[enc.at_decision:] = 0.0
+    enc.tail(out, state, player, decision, to_act, picked, variables)
+    least = min(s.cursor for s in live.seats.values())
+    if least >= _TRIM:
+        del log[:least]
+        for s in live.seats.values():
+            s.cursor -= least
+    return out.copy()
+
+
+def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
+    """A component that changed itself (moved, turned, a variable): its row, and those of everything lying
+    on it (their holder, and whether the component they lie on is seen, may change with it)."""
+    if id(e) in expanded:
+        return
+    expanded.add(id(e))
+    rows[id(e)] = e
+    zone = e.zone
+    if zone is not None and type(zone.owner) is Entity:
+        rows[id(zone.owner)] = zone.owner  # its count of unseen components on it
+    if e.zones:
+        for z in e.zones.values():
+            if z.items:
+                _add_zone(z, rows, expanded, ctx, True)
+
+
+def _add_zone(z, rows: dict, expanded: set, ctx, held: bool = False) -> None:
+    """A zone whose items changed (or, `held`, whose holder may have): the rows of its items that may read
+    differently now. Where its mode for the player is `top`, which one is seen may have changed: the top one
+    and those seen before are rewritten. Otherwise an item that did not change itself reads the same but for
+    its place (`depth`, only shown when seen): noted in `places` (one that moved is in the log itself)."""
+    key = (id(z), held)
+    if key in expanded:
+        return
+    expanded.add(key)
+    if type(z.owner) is Entity:
+        rows[id(z.owner)] = z.owner
+    player, seen, places = ctx
+    if held:
+        for x in z.items:
+            _add_entity(x, rows, expanded, ctx)
+        return
+    if _mode(z, player) == "top":
+        for k, x in enumerate(z.items):
+            if k == 0 or x.id in seen:
+                _add_entity(x, rows, expanded, ctx)
+        return
+    places.append(z)
+
+
+def _mode(zone, player: int) -> str:
+    """`views.sees_into`'s answer for the face-up items of a zone: all, the top one, or none."""
+    owner_sees, others_see = zone.visibility
+    if owner_sees == others_see:
+        return owner_sees
+    owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
+    return owner_sees if owner == player else others_see
+
+
+def _replace(enc, out: np.ndarray, zones: list, rows: dict, seen: set) -> None:
+    """The place of each seen item of these zones whose row is not rewritten whole."""
+    index, width, at = enc.index, enc.width, enc.zone_width + 1
+    done: set = set()
+    for z in zones:
+        if id(z) in done:
+            continue
+        done.add(id(z))
+        items = z.items
+        size = len(items)
+        for k, x in enumerate(items):
+            if x.id in seen and id(x) not in rows:
+                out[index[x.id] * width + at] = k / size
+
+
+def _where_counted(enc, e, player: int):
+    """Where an unseen component is counted in part 2 (None: nowhere, or in its holder's `under`)."""
+    zone = e.zone
+    if zone is None:
+        return None
+    owner = zone.owner
+    if type(owner) is Entity:
+        return None
+    key = (zone.name, None) if owner is None else (zone.name, (owner - player) % enc.players)
+    return enc.at_counts + enc.counted[key]
+
+
+def _counted(enc, state, player: int) -> dict:
+    out = {}
+    for e in state.entities.values():
+        if e.zone is not None and not can_see(e, player):
+            at = _where_counted(enc, e, player)
+            if at is not None:
+                out[id(e)] = at
+    return out
+
+
+def _rewrite(enc, out: np.ndarray, seat: _Seat, player: int, entities, picked_ids) -> None:
+    """The rows of these components as `Encoder.encode` writes them, and their part in the unseen counts."""
+    n, width, index, slots, zw = enc.players, enc.width, enc.index, enc.slots, enc.zone_width
+    N = len(enc.ids)
+    counted = seat.counted
+    base = zw + 5
+    places: dict = {}
+    for e in entities:
+        row = index[e.id] * width
+        out[row:row + width] = 0.0
+        was = counted.pop(id(e), None)
+        if was is not None:
+            out[was] -= 1.0
+        if not can_see(e, player):
+            seat.seen.discard(e.id)
+            out[row] = 1.0
+            at = _where_counted(enc, e, player)
+            if at is not None:
+                counted[id(e)] = at
+                out[at] += 1.0
+            continue
+        seat.seen.add(e.id)
+        zone = e.zone
+        owner = zone.owner
+        if type(owner) is Entity:
+            slot, on = slots[(zone.name, "on")], (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
+        elif owner is None:
+            slot, on = slots[(zone.name, None)], 0.0
+        else:
+            slot, on = slots[(zone.name, (owner - player) % n)], 0.0
+        items = zone.items
+        if len(items) < 16:
+            place = items.index(e)
+        else:
+            found = places.get(id(zone))
+            if found is None:
+                found = places[id(zone)] = {id(x): k for k, x in enumerate(items)}
+            place = found[id(e)]
+        out[row + slot] = 1.0
+        out[row + zw] = on
+        out[row + zw + 1] = place / len(items)
+        if e.face_down:
+            out[row + zw + 2] = 1.0
+        if e.id in picked_ids:
+            out[row + zw + 3] = 1.0
+        if e.zones:
+            under = 0
+            for z in e.zones.values():
+                for x in z.items:
+                    if not can_see(x, player):
+                        under += 1
+            out[row + zw + 4] = under
+        v = e.vars
+        if v:
+            for j, (name, t) in enumerate(enc.entity_vars):
+                x = v.get(name)
+                if x is not None and x is not False and x != 0:
+                    out[row + base + j] = number(x, t, player, n)
+
+
+def number(value, t: str, player: int, n: int) -> float:
+    """Numbers as they are, yes/no as 1/0, a player as 1 + its seat counted from the observer, none as 0."""
+    if value is None or isinstance(value, Entity):
+        return 0.0
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int):
+        return float(1 + (value - player) % n) if t == "player" else float(value)
+    return 0.0

@@ -1,0 +1,81 @@
+"""The observation tensor kept up to date along a session (`encoding_live`) is exactly the full encoding:
+at every step of random games of every game, for every seat, through OpenSpiel (option indices and the
+fixed action space, whose words picked so far mark rows) and PettingZoo; also on a copy of a game in
+progress played on differently from its original, which must not disturb the original's tensors."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from interpreter.agents.openspiel_game import load_game  # noqa: E402
+
+GAMES = [("agot", 3), ("kings_bounty", 3), ("btwixt", 4)]
+
+
+def _full(state, player: int) -> np.ndarray:
+    line = state.line
+    return state.get_game().encoder.encode(line.session.state, player, line.decision,
+                                           None if line.finished else line.to_act(), state.picked(player))
+
+
+def _check(state, players: int, where: str) -> None:
+    for p in range(players):
+        live, full = state.observation_array(p), _full(state, p)
+        assert live.shape == full.shape
+        diff = np.nonzero(live != full)[0]
+        assert diff.size == 0, f"{where}, P{p + 1}: positions {diff[:8].tolist()} differ"
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+@pytest.mark.parametrize("actions", ["indices", "fixed"])
+def test_live_tensor_is_the_full_encoding(name, players, actions):
+    state = load_game(name, players=players, seed=5, actions=actions).new_initial_state(track=False)
+    rng = random.Random(11)
+    steps = 0
+    while not state.is_terminal() and steps < 250:
+        _check(state, players, f"{name} step {steps}")
+        state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    assert steps > 20
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+def test_a_copy_keeps_its_own_live_tensor(name, players):
+    state = load_game(name, players=players, seed=2).new_initial_state(track=False)
+    rng = random.Random(3)
+    for _ in range(40):
+        _check(state, players, "before")  # the original is followed live before the copy is made
+        state.apply_action(rng.choice(state.legal_actions()))
+    copy = state.clone()
+    for _ in range(30):
+        for s in (copy, state):
+            if not s.is_terminal():
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+                _check(s, players, "copy or original")
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+def test_pettingzoo_live_observation_is_the_full_encoding(name, players):
+    pytest.importorskip("pettingzoo")
+    from interpreter.agents.pettingzoo_env import RulesEnv
+    env = RulesEnv(name, players=players)
+    env.reset(seed=4)
+    rng = random.Random(4)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        line, seat = env.line, env._seat[agent]
+        to_act = None if line.finished else line.to_act()
+        picked = env._picked(seat) if to_act == seat else []
+        full = env.encoder.encode(line.session.state, seat, line.decision, to_act, picked)
+        assert np.array_equal(observation["observation"], full), f"{name} step {steps}"
+        if termination or truncation or steps >= 200:
+            break
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 20
