@@ -15,8 +15,9 @@ import re
 from math import sqrt
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the bots' extras (openspiel, pettingzoo) bring it
 
 pyspiel = pytest.importorskip("pyspiel")
 

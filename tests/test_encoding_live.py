@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")  # the bots' extras (openspiel, pettingzoo) bring it
 
 pytest.importorskip("pyspiel")
 
