@@ -41,6 +41,7 @@ class Case:
     timeout: float = 10.0  # seconds
     setup: Callable | None = None  # fn(case_folder) for what files cannot say (FIFOs, sparse files)
     memory_mib: int | None = None  # run in a subprocess whose address space is at most this (default: the corpus's)
+    needs: tuple = ()  # modules of an optional extra the command needs (ray, matplotlib): skipped without them
 
     @property
     def subprocess(self) -> bool:

@@ -60,6 +60,8 @@ def _params():
 
 @pytest.mark.parametrize("case", list(_params()))
 def test_hostile_input(case: Case, tmp_path: Path, base_log: dict):
+    for module in case.needs:
+        pytest.importorskip(module, reason=f"{case.name} needs {module} (an optional extra; .ci/run installs it)")
     fill = _filler(tmp_path)
     _prepare(case, tmp_path, base_log, fill)
     before = {rel: (ROOT / rel).read_bytes() for rel in hostile_runs.PROJECT_FILES_UNCHANGED}
