@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import select
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime import Session
+from tests.test_human_terminal import play_at_a_terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
@@ -29,41 +24,7 @@ GROUP = re.compile(r"^((\d )?(footm[ae]n|knights?|siege engines?|ships?))(, (\d 
 
 def play_a_round(args: list[str], answer, limit: float = 90.0) -> str:
     """Run `rules ARGS` on a pseudo-terminal, answering each `> ` with answer(screen so far), until round 2 starts."""
-    main, sub = os.openpty()
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="120")
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from interpreter.cli import main; sys.exit(main())", *args],
-                            stdin=sub, stdout=sub, stderr=sub, cwd=ROOT, env=env, close_fds=True)
-    os.close(sub)
-    screen = b""
-    answered = 0
-    deadline = time.monotonic() + limit
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([main], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(main, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                screen += chunk
-                text = screen.decode("utf-8", "replace")
-                if re.search(r"^(round|раунд) 2 · ", text, re.M):  # the table's line of game values
-                    break
-                if text.count("\n> ") + text.startswith("> ") > answered and text.rstrip(" ").endswith(">"):
-                    os.write(main, (answer(text) + "\n").encode())
-                    answered += 1
-            elif proc.poll() is not None:
-                break
-        else:
-            raise AssertionError("round 2 did not start in time:\n" + screen.decode("utf-8", "replace")[-2000:])
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        os.close(main)
-    return screen.decode("utf-8", "replace").replace("\r\n", "\n")
+    return play_at_a_terminal(args, answer, limit, until=r"^(round|раунд) 2 · ")  # the table's line of game values
 
 
 def units_in(group: str) -> int:

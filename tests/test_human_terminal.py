@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def play_at_a_terminal(args: list[str], answer, limit: float = 60.0) -> str:
-    """Run `rules ARGS` on a pseudo-terminal, answering each `> ` with answer(screen so far)."""
+def play_at_a_terminal(args: list[str], answer, limit: float = 60.0, until: str | None = None) -> str:
+    """Run `rules ARGS` on a pseudo-terminal, answering each `> ` with answer(screen so far), until the game ends
+    (or, with `until`, until a line of the screen matches that pattern)."""
     main, sub = os.openpty()
     env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="120")
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from interpreter.cli import main; sys.exit(main())", *args],
@@ -42,13 +43,15 @@ def play_at_a_terminal(args: list[str], answer, limit: float = 60.0) -> str:
                     break
                 screen += chunk
                 text = screen.decode("utf-8", "replace")
+                if until is not None and re.search(until, text, re.M):
+                    break
                 if text.count("\n> ") + text.startswith("> ") > answered and text.rstrip(" ").endswith(">"):
                     os.write(main, (answer(text) + "\n").encode())
                     answered += 1
             elif proc.poll() is not None:
                 break
         else:
-            raise AssertionError("the game did not end in time:\n" + screen.decode("utf-8", "replace")[-2000:])
+            raise AssertionError(f"{'the game did not end' if until is None else repr(until) + ' not seen'} in time:\n" + screen.decode("utf-8", "replace")[-2000:])
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -12,42 +12,14 @@ from __future__ import annotations
 
 from interpreter.core.decisions import label_of, player_label
 from interpreter.core.state import Entity, State, Zone
-from interpreter.present.views import can_see
+from interpreter.present.views import can_see, view
 from interpreter.present.words import Presenter
 
 
 def observed(state: State, viewer: int | None) -> dict:
     """The observation of `viewer` (a seat, or None for a spectator): `views.view`'s shape, nothing hidden named."""
     pr = Presenter(state, viewer)
-    zones: dict = {}
-    entities: dict = {}
-    for zone in state.all_zones():
-        if not zone.items:
-            continue
-        shown = []
-        for e in zone.items:
-            if can_see(e, viewer):
-                shown.append(e.id)
-                info = {"kind": e.kind, "name": str(e.attrs.get("name", e.id))}
-                if e.vars:
-                    info["vars"] = safe(e.vars, pr)
-                if e.face_down:
-                    info["face_down"] = True
-                entities[e.id] = info
-            else:
-                shown.append(None)
-        label = zone_name(zone, pr)
-        while label in zones:  # two zones on components out of play read alike: keep both
-            label += "'"
-        zones[label] = shown if any(x is not None for x in shown) else {"count": len(shown)}
-    return {
-        "viewer": None if viewer is None else player_label(viewer),
-        "players": state.players,
-        "game": safe(state.game_vars, pr),
-        "player_vars": {player_label(i): safe(v, pr) for i, v in enumerate(state.player_vars)},
-        "zones": zones,
-        "entities": entities,
-    }
+    return view(state, viewer, value=lambda v: safe(v, pr), label=lambda zone: zone_name(zone, pr))
 
 
 def zone_name(zone: Zone, pr: Presenter) -> str:

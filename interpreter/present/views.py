@@ -60,8 +60,10 @@ def zone_label(zone: Zone) -> str:
     return label_of(zone)
 
 
-def view(state: State, viewer: int | None) -> dict:
-    """The observation of `viewer` (a seat), or of a spectator when None."""
+def view(state: State, viewer: int | None, value=encode, label=zone_label) -> dict:
+    """The observation of `viewer` (a seat), or of a spectator when None: the components it sees by id, the
+    others left out. `value` writes a variable's value and `label` a zone's name (present.observed passes
+    ones that name nothing hidden)."""
     zones: dict = {}
     entities: dict = {}
     for zone in state.all_zones():
@@ -73,18 +75,21 @@ def view(state: State, viewer: int | None) -> dict:
                 shown.append(e.id)
                 info = {"kind": e.kind, "name": str(e.attrs.get("name", e.id))}
                 if e.vars:
-                    info["vars"] = encode(e.vars)
+                    info["vars"] = value(e.vars)
                 if e.face_down:
                     info["face_down"] = True
                 entities[e.id] = info
             else:
                 shown.append(None)
-        zones[zone_label(zone)] = shown if any(x is not None for x in shown) else {"count": len(shown)}
+        name = label(zone)
+        while name in zones:  # two zones that read alike (on components out of sight): keep both
+            name += "'"
+        zones[name] = shown if any(x is not None for x in shown) else {"count": len(shown)}
     return {
         "viewer": None if viewer is None else player_label(viewer),
         "players": state.players,
-        "game": encode(state.game_vars),
-        "player_vars": {player_label(i): encode(v) for i, v in enumerate(state.player_vars)},
+        "game": value(state.game_vars),
+        "player_vars": {player_label(i): value(v) for i, v in enumerate(state.player_vars)},
         "zones": zones,
         "entities": entities,
     }

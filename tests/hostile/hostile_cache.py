@@ -10,7 +10,7 @@ from pathlib import Path
 from hostile_case import Case
 
 TAMPER = f"{shlex.quote(sys.executable)} {shlex.quote(str(Path(__file__).resolve().with_name('cache_tamper.py')))}"
-PRIVATE = "export HOME={tmp}/home XDG_CACHE_HOME={tmp}/xdg\n"
+PRIVATE = "export HOME={tmp}/userdir XDG_CACHE_HOME={tmp}/xdg\n"
 CACHE = "{tmp}/xdg/tabletop-rules"
 FILL = "rules validate {game} > /dev/null || exit 9\n"
 NO_MARKER = '[ -e {tmp}/MARKER ] && { echo "PLANTED-CODE-RAN: a pickle from a cache folder was loaded"; exit 3; }\n'
@@ -30,11 +30,11 @@ CASES = [
     cache_case("cache_pickle_world_writable", 9, PRIVATE + FILL + f"{TAMPER} pickle {CACHE} {{tmp}}/MARKER\n"
                f"chmod -R a+rwX {CACHE}\n" "rules validate {game}; code=$?\n" + NO_MARKER + "exit $code\n"),
     cache_case("cache_pickle_relative_xdg_in_game", 1,
-               "export HOME={tmp}/home\n"
+               "export HOME={tmp}/userdir\n"
                "XDG_CACHE_HOME={game}/.cache rules validate {game} > /dev/null || exit 9\n"
                f"{TAMPER} pickle {{game}}/.cache/tabletop-rules {{tmp}}/MARKER\n"
                "cd {game} && XDG_CACHE_HOME=.cache rules validate .; code=$?\n" + NO_MARKER +
-               '[ -d {tmp}/home/.cache/tabletop-rules ] || { echo "NOT-IN-HOME: the relative XDG_CACHE_HOME was used"; '
+               '[ -d {tmp}/userdir/.cache/tabletop-rules ] || { echo "NOT-IN-HOME: the relative XDG_CACHE_HOME was used"; '
                "exit 4; }\nexit $code\n"),
     damaged("cache_entries_bytes_flipped", f"flip {CACHE} 15"),
     damaged("cache_entries_bytes_flipped_again", f"flip {CACHE} 7"),
