@@ -7,11 +7,16 @@ full state.
 """
 from __future__ import annotations
 
+import gc
 import random
 
 import numpy as np
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+
+# the search collects the youngest generation after this many simulations (about 1 MB of garbage each in a large game)
+_COLLECT_EVERY = 16
+
 
 def _require_openspiel():
     try:
@@ -24,7 +29,7 @@ def _require_openspiel():
 
 class ISMCTSAgent:
     def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1,
-                 worlds: int = 100):
+                 worlds: int = 100, horizon: int = 10_000):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
@@ -34,8 +39,12 @@ class ISMCTSAgent:
         # Drawing a world replays the game in it; a decision draws at most `worlds` of them and the
         # simulations past that search copies of those (Session.copy), in turn.
         self.worlds = worlds
-        self.drawn: tuple = (None, [])  # (the decision they were drawn at, the worlds)
+        # A rollout is cut after `horizon` decisions and scored by the game's own score (`_scored`).
+        self.horizon = horizon
+        # (the decision they were drawn at, the worlds, what their copies' players were shown: see `_Memo`)
+        self.drawn: tuple = (None, [], {})
         self.turn = 0
+        self.handed = 0  # worlds handed to the search (see `decide`: a collection every _COLLECT_EVERY)
         self.rng = random.Random(seed)
         self.np_rng = np.random.RandomState(seed % 2 ** 32)
         self.session = None
@@ -55,6 +64,7 @@ class ISMCTSAgent:
                               actions="indices")
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
         evaluator = _rollouts(mcts)(n_rollouts=self.rollouts, random_state=self.np_rng)
+        evaluator.horizon = self.horizon
         self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.bot.set_resampler(self._resample)
@@ -62,17 +72,24 @@ class ISMCTSAgent:
     def _resample(self, state, player):
         from interpreter.agents.line import sample
         from interpreter.agents.openspiel_game import RulesState
+        self.handed += 1
+        if self.handed % _COLLECT_EVERY == 0:
+            gc.collect(0)
         if self.worlds >= self.simulations:  # a world for every simulation: nothing to keep
             return RulesState(state.get_game(), sample(state.line, player, self.rng))
         key = (len(state.line.answers), player, id(state.line))
         if self.drawn[0] != key:
-            self.drawn = (key, [])
-        worlds = self.drawn[1]
+            self.drawn = (key, [], {})
+        worlds, memo = self.drawn[1], self.drawn[2]
         if len(worlds) < self.worlds:
             worlds.append(sample(state.line, player, self.rng))
-            return RulesState(state.get_game(), worlds[-1].copy())
-        self.turn += 1
-        return RulesState(state.get_game(), worlds[self.turn % len(worlds)].copy())
+            i = len(worlds) - 1
+        else:
+            self.turn += 1
+            i = self.turn % len(worlds)
+        world = worlds[i].copy()
+        world._cache = _Memo(memo, i, world)
+        return RulesState(state.get_game(), world)
 
     def decide(self, decision, view) -> int:
         if self.session is None:
@@ -87,12 +104,48 @@ class ISMCTSAgent:
             return 0
         from interpreter.agents.line import NoWorld, Sampling
         state = RulesState(self.game, self.line)
+        # Every simulation drops a copy of the game, and a copy is cyclic garbage (components and zones point at
+        # each other): left to itself, Python's collector promotes the copies still in play and then scans the
+        # whole heap again and again (40 % of a large game's search). During the search only the youngest
+        # generation is collected, every few simulations (`_resample`): the copies made since, nothing older.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             return int(self.bot.step(state))
         except NoWorld:
             # no world could be drawn from what this player knows: a random option, never a peek (counted)
             Sampling.no_world += 1
             return self.rng.randrange(len(decision.values))
+        finally:
+            if collecting:
+                gc.enable()
+
+
+class _Memo:
+    """The cache of a copy of a drawn world (`Line._cache`: the information strings of its players), shared
+    by every copy of that world in one decision's search. The engine is deterministic, so a copy of world
+    `i` after the same answers is the same game: what its players were shown is read once, not once per
+    simulation that passes there (reading a player's view is the search's largest cost in a large game)."""
+
+    def __init__(self, memo: dict, world: int, line):
+        self.memo, self.world, self.line = memo, world, line
+        self.start = len(line.answers)  # answers given when the world was drawn
+        self.bucket = memo.setdefault((world, ()), dict(line._cache))
+
+    def clear(self) -> None:  # the line took an answer (`Line.apply`): its position in the world moved on
+        self.bucket = self.memo.setdefault((self.world, tuple(self.line.answers[self.start:])), {})
+
+    def __contains__(self, key) -> bool:
+        return key in self.bucket
+
+    def __getitem__(self, key):
+        return self.bucket[key]
+
+    def __setitem__(self, key, value) -> None:
+        self.bucket[key] = value
+
+    def keys(self):
+        return self.bucket.keys()
 
 
 def _rollouts(mcts):
@@ -107,10 +160,15 @@ def _rollouts(mcts):
                 # draws among the legal actions (the option indices), with nobody listening to the log
                 session = line.session
                 session.rt.account = None
+                session.keep_labels = False  # nobody reads this world's labels: it is dropped after the rollout
                 pick = self._random_state.randint
-                while session.pending is not None:
+                for _ in range(self.horizon):
+                    if session.pending is None:
+                        return np.array(line.returns())
                     session.answer(int(pick(len(session.pending.values))))
-                return np.array(line.returns())
+                if session.pending is None:
+                    return np.array(line.returns())
+                return np.array(_scored(session, line.players))
             if self.n_rollouts == 1:
                 clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
                 try:
@@ -119,5 +177,22 @@ def _rollouts(mcts):
                     state.clone = clone
             return super().evaluate(state)
 
+    InPlaceRollouts.horizon = 10_000
     return InPlaceRollouts
+
+
+def _scored(session, players: int) -> list[float]:
+    """A rollout cut short, valued as if the game ended now: those with the highest score (the table's
+    `score` function, else the manifest's `score` variable) share 1; with no numeric score, equal shares.
+    The session is a sampled world the search plays in, so its score reveals nothing of the true game."""
+    from interpreter.present.table import score_now
+    scores = [score_now(session, p) for p in range(players)]
+    if any(not isinstance(s, (int, float)) for s in scores):
+        name = session.game.content.manifest.get("score")
+        scores = [pv.get(name) for pv in session.state.player_vars] if name else []
+    if len(scores) != players or any(not isinstance(s, (int, float)) or isinstance(s, bool) for s in scores):
+        return [1.0 / players] * players
+    best = max(scores)
+    winners = [p for p in range(players) if scores[p] == best]
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
 

@@ -30,8 +30,13 @@ def zone_name(zone: Zone, pr: Presenter) -> str:
     return label_of(zone)
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
 def safe(value, pr: Presenter):
     """A value as `views.view` encodes it (`state.encode`), hidden components and zones on them by where they lie."""
+    if value.__class__ in _PLAIN:  # most values: read as they are (the bots' search reads this at every step)
+        return value
     if isinstance(value, Entity):
         return {"entity": value.id} if can_see(value, pr.viewer) else {"hidden": pr.unseen(value)}
     if isinstance(value, Zone):
