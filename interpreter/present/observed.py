@@ -46,7 +46,7 @@ def safe(value, pr: Presenter):
     if isinstance(value, dict):
         if any(not isinstance(k, str) for k in value):
             return {"map": [[safe(k, pr), safe(v, pr)] for k, v in value.items()]}
-        return {k: safe(v, pr) for k, v in value.items()}
+        return {k: v if v.__class__ in _PLAIN else safe(v, pr) for k, v in value.items()}
     return value
 
 
