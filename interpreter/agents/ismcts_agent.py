@@ -162,13 +162,16 @@ def _rollouts(mcts):
                 session.rt.account = None
                 session.keep_labels = False  # nobody reads this world's labels: it is dropped after the rollout
                 pick = self._random_state.randint
-                for _ in range(self.horizon):
-                    if session.pending is None:
-                        return np.array(line.returns())
+                # a game whose score hangs on what is hidden until the end (`table: score_during_play: false`)
+                # has no score to cut at: its rollouts play to the end
+                horizon = self.horizon if session.state.voc.table.score_during_play else None
+                played = 0
+                while session.pending is not None:
+                    if horizon is not None and played >= horizon:
+                        return np.array(_scored(session, line.players))
                     session.answer(int(pick(len(session.pending.values))))
-                if session.pending is None:
-                    return np.array(line.returns())
-                return np.array(_scored(session, line.players))
+                    played += 1
+                return np.array(line.returns())
             if self.n_rollouts == 1:
                 clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
                 try:
