@@ -29,7 +29,7 @@ def _require_openspiel():
 
 class ISMCTSAgent:
     def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1,
-                 worlds: int = 1, horizon: int = 60):
+                 worlds: int = 1, horizon: int = 30):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
