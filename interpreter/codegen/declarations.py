@@ -307,7 +307,7 @@ class Unit:
 
 # A call the generated code makes: a function, card function or procedure of the rule text (mangled names
 # always start with one of these prefixes), directly or through the runtime.
-_CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke)")
+_CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke|event\()")
 
 
 def _count_call(w, only_if_calls: bool = False) -> None:

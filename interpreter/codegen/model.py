@@ -60,14 +60,18 @@ class CompiledGame:
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
     partial_attributes: frozenset | None = None  # attributes some records lack, without a default (codegen)
     resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
+    card_table: object = None  # CardFunctions, made when first asked for (card_functions)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
 
     @property
     def card_functions(self) -> "CardFunctions":
-        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one."""
-        table = CardFunctions()
-        for record, funcs in self.card_funcs.items():
-            table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
+        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one.
+        Made once (after compiling) and shared by every game's runtime, which only reads it."""
+        table = self.card_table
+        if table is None:
+            table = self.card_table = CardFunctions()
+            for record, funcs in self.card_funcs.items():
+                table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
         return table
 
     def span_at(self, filename: str, line: int):

@@ -64,7 +64,7 @@ class Statements:
             return f"(yield from {src})" if yields else src
         packed = "[" + ", ".join(args) + "]"
         if yields:
-            return f"(yield from rt.invoke({literal(name)}, {packed}))"
+            return f"(yield from rt.event({literal(name)}, {packed}))"
         return f"rt.invoke_plain({literal(name)}, {packed})"
 
     def is_proc_call(self, node) -> bool:

@@ -77,6 +77,8 @@ class Resolver:
     def has(self, kind: str, event: str) -> bool:
         if event in self.static[kind]:
             return True
+        if not self.temporaries:
+            return False
         return any(h.kind == kind and h.event == event for t in self.temporaries for h in t.hooks)
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:

@@ -92,58 +92,115 @@ class Runtime:
         self.causes: list = []  # the components whose abilities are running, innermost last: what a line or question is caused by
 
     # ------------------------------------------------------------ procedures and events
+    # A procedure is called as an event: replacements first, then its body, then triggers. `event` runs
+    # every part that cannot ask as plain calls, and hands back a generator for the rest only when a part
+    # may ask (a body, an ability or a tie between abilities that yields a decision): most events ask
+    # nothing, and a generator per call would cost more than the event itself. Generated code calls
+    # `(yield from rt.event(...))`: `()` when it is done (with no value), else a generator to delegate to.
     def invoke(self, name: str, args: list):
-        """Call a procedure as an event: replacements first, then its body, then triggers."""
+        """The event as a generator (a session's start, a scenario's step)."""
+        return (yield from self.event(name, args))
+
+    def event(self, name: str, args: list):
         proc = self.game.procs[name]
         res = self.resolver
         if res.has("replacement", name):
-            found = iter(res.collect("replacement", name, args))  # a local: a copy resumes the loop (runtime.snapshot)
-            for cand in found:
+            for cand in res.collect("replacement", name, args):
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
                     continue
+                if cand.hook.yields:
+                    return self._replace(name, args, cand)
                 res.trace("replacement", name, [cand], args)
                 res.running.add(key)
                 self.causes.append(cand.source)
                 try:
-                    if cand.hook.yields:
-                        yield from cand.hook.body(self, cand.b)
-                    else:
-                        cand.hook.body(self, cand.b)
+                    cand.hook.body(self, cand.b)
                 finally:
                     res.running.discard(key)
                     self.causes.pop()
                 res.expire(name)
-                return None
-        r = (yield from proc.body(self, *args)) if proc.body_yields else proc.body(self, *args)
+                return ()
+        if proc.body_yields:
+            return self._proceed(name, args, proc)
+        return self._finish(name, args, proc.body(self, *args))
+
+    def _replace(self, name: str, args: list, cand):
+        """A replacement that may ask, instead of the procedure."""
+        res = self.resolver
+        key = (id(cand.hook), cand.source)
+        res.trace("replacement", name, [cand], args)
+        res.running.add(key)
+        self.causes.append(cand.source)
+        try:
+            yield from cand.hook.body(self, cand.b)
+        finally:
+            res.running.discard(key)
+            self.causes.pop()
+        res.expire(name)
+        return None
+
+    def _proceed(self, name: str, args: list, proc):
+        """A body that may ask, then the triggers."""
+        r = yield from proc.body(self, *args)
+        return (yield from self._finish(name, args, r))
+
+    def _finish(self, name: str, args: list, r):
+        """The triggers after the body, as plain calls until one may ask (then a generator does the rest)."""
+        res = self.resolver
         if res.has("trigger", name):
-            # One ability at a time, looking again after each: an ability whose card was cancelled
-            # or moved away no longer fires, and one that became active meanwhile takes its turn.
             done: set = set()
             while True:
                 fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
                 if not fired:
                     break
                 cand = fired[0]
-                tied = res.tied(fired)
-                if len(tied) > 1:
-                    pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
-                                          [c.source for c in tied], "order")
-                    cand = tied[pick]
+                if cand.hook.yields or len(res.tied(fired)) > 1:
+                    return self._triggers(name, args, r, done, fired)
                 if self.trace is not None:
-                    res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
+                    res.trace("trigger", name, fired, args)
                 done.add((id(cand.hook), cand.source))
                 self.causes.append(cand.source)
                 try:
-                    if cand.hook.yields:
-                        yield from cand.hook.body(self, cand.b)
-                    else:
-                        cand.hook.body(self, cand.b)
+                    cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
         res.expire(name)
         if self.game.watchers:
             self.watch()  # the abilities that followed the procedure may have changed the game too
+        return () if r is None else _returning(r)
+
+    def _triggers(self, name: str, args: list, r, done: set, fired):
+        """The triggers from one that may ask on: one ability at a time, looking again after each (`fired`
+        is what the last look found): an ability whose card was cancelled or moved away no longer fires,
+        and one that became active meanwhile takes its turn."""
+        res = self.resolver
+        while True:
+            if fired is None:
+                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
+            if not fired:
+                break
+            cand = fired[0]
+            tied = res.tied(fired)
+            if len(tied) > 1:
+                pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
+                                      [c.source for c in tied], "order")
+                cand = tied[pick]
+            if self.trace is not None:
+                res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
+            done.add((id(cand.hook), cand.source))
+            self.causes.append(cand.source)
+            try:
+                if cand.hook.yields:
+                    yield from cand.hook.body(self, cand.b)
+                else:
+                    cand.hook.body(self, cand.b)
+            finally:
+                self.causes.pop()
+            fired = None
+        res.expire(name)
+        if self.game.watchers:
+            self.watch()
         return r
 
     def watch(self) -> None:
@@ -163,7 +220,10 @@ class Runtime:
             self.watching = False
 
     def invoke_plain(self, name: str, args: list):
-        gen = self.invoke(name, args)
+        """An event where no decision may come (the compiler knows it cannot ask)."""
+        gen = self.event(name, args)
+        if type(gen) is tuple:
+            return None
         try:
             next(gen)
         except StopIteration as stop:
@@ -281,6 +341,12 @@ class Runtime:
             e.zone = zone
             for watcher in self.move_watchers:
                 watcher(e, old, zone)
+
+
+def _returning(value):
+    """An event's value, as `yield from` hands it over (a generator that asks nothing)."""
+    return value
+    yield  # noqa: unreachable - makes this a generator
 
 
 def _inside(zone: Zone, entity: Entity) -> bool:
