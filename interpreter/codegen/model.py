@@ -40,6 +40,12 @@ class Hook:
     yields: bool = False
     zones: tuple | None = None  # card abilities: where the card must lie (`in ZONE, ...`); None: its kind's active_in
 
+    def __post_init__(self) -> None:
+        # The pattern read once for the resolver, which matches it against every event's arguments:
+        # the positions that must be the ability's own component, and (position, name) of those it binds.
+        self.this_at = tuple(i for i, n in enumerate(self.pattern) if n == "this")
+        self.binds = tuple((i, n) for i, n in enumerate(self.pattern) if n not in ("_", "this"))
+
 
 @dataclass
 class CompiledGame:
@@ -54,6 +60,7 @@ class CompiledGame:
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
     hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
+    ability_records: frozenset = frozenset()  # records with abilities found by where they lie (resolver)
     memoizable: set = field(default_factory=set)  # modified functions that draw no random numbers
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False

@@ -55,6 +55,8 @@ def index_hooks(game) -> dict:
                     zones.update(dict.fromkeys(where))
             index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
     game.hook_index = index
+    # the records whose moves may change which abilities are active (Runtime.move counts their moves)
+    game.ability_records = frozenset(r for entry in index.values() if entry[2] is not None for r in entry[2][0])
     return index
 
 
@@ -115,9 +117,9 @@ class Resolver:
 
     def active_abilities(self, kind: str, event: str, others: tuple) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until the next move (only moves change which components are active)."""
+        active now; kept until a component with such abilities moves (only that changes which are active)."""
         cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == self.rt.moves:
+        if cached is not None and cached[0] == self.rt.ability_moves:
             return cached[1]
         by_record, zones = others
         pairs = []
@@ -126,7 +128,7 @@ class Resolver:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (self.rt.moves, pairs)
+        self.active_cache[(kind, event)] = (self.rt.ability_moves, pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:
@@ -158,14 +160,13 @@ class Resolver:
         return zone.name in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ()))
 
     def _consider(self, hook: Hook, variables: dict, args: list, source, found: list) -> None:
-        for name, value in zip(hook.pattern, args):
-            if name == "_":
-                continue
-            if name == "this":
-                if value is not source:
-                    return
-                continue
-            variables[name] = value
+        n = len(args)
+        for i in hook.this_at:
+            if i < n and args[i] is not source:
+                return
+        for i, name in hook.binds:
+            if i < n:
+                variables[name] = args[i]
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return

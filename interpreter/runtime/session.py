@@ -71,7 +71,9 @@ class Runtime:
         # Bumped by every change a rule function could see (moves, assignments, abilities coming and going):
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
-        self.moves = 0  # moves alone: which card abilities are active depends on nothing else
+        self.moves = 0  # moves alone
+        # moves of components with abilities found by where they lie: which are active depends on nothing else
+        self.ability_moves = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
@@ -85,6 +87,7 @@ class Runtime:
         self.trace = trace
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
+        self.ability_records = game.ability_records  # after Resolver(), which finds them
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
@@ -331,6 +334,8 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
+            if e.record_id in self.ability_records:
+                self.ability_moves += 1
             old = e.zone
             if old is not None:
                 old.items.remove(e)
