@@ -67,6 +67,7 @@ class CompiledGame:
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
     partial_attributes: frozenset | None = None  # attributes some records lack, without a default (codegen)
     resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
+    start_states: dict = field(default_factory=dict)  # (players, variants) -> the state before setup (runtime.start)
     card_table: object = None  # CardFunctions, made when first asked for (card_functions)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
 

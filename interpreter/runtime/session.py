@@ -13,6 +13,7 @@ from interpreter.codegen.library import _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
+from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
 from interpreter.core.state import Entity, State, Zone, holder
 
 
@@ -24,34 +25,6 @@ class Result:
     winners: list
     scores: list
     decisions: int
-
-
-def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State:
-    """Every component in its starting zone, every variable at its initial value."""
-    content = game.content
-    voc = content.vocabulary
-    state = State(voc, players, seed, tuple(variants))
-    state.translations = content.translations
-    entity_attrs = [name for name, t in voc.attributes.items() if t in ("entity", "list[entity]")]
-    for eid, rec in content.entity_ids.items():
-        state.add_entity(eid, rec.id, rec.data)
-    if entity_attrs:
-        converted = {}
-        for e in state.entities.values():
-            attrs = converted.get(e.record_id)
-            if attrs is None:
-                attrs = dict(e.attrs)
-                for name in entity_attrs:
-                    v = attrs.get(name)
-                    if isinstance(v, list):
-                        attrs[name] = [state.entities[x] for x in v]
-                    elif isinstance(v, str):
-                        attrs[name] = state.entities[v]
-                converted[e.record_id] = attrs
-            e.attrs = attrs
-    for e in state.entities.values():
-        state.place(e, state.zone(voc.kinds[e.kind].starts_in))
-    return state
 
 
 class Runtime:
