@@ -73,6 +73,7 @@ class Resolver:
         self.zones_cache: dict = {}
         self.active_cache: dict = {}
         self.static_keys: dict = {}
+        self.keys: dict = {}  # (id of an ability, its card, controller) -> (the player the order starts from, its key)
         self.player_part = self.policy.order.index("player") if "player" in self.policy.order else None
         self.running: set = set()  # replacements in progress, so one never replaces itself
 
@@ -174,7 +175,18 @@ class Resolver:
         found.append(Candidate(hook, variables, None, controller, source))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
-        """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id)."""
+        """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id);
+        kept per (ability, card, controller) while the player the order starts from stays the same."""
+        p = self.policy
+        start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+        known = self.keys.get((id(hook), source, controller))
+        if known is not None and known[0] == start:
+            return known[1]
+        key = self._make_key(hook, source, controller)
+        self.keys[(id(hook), source, controller)] = (list(start) if type(start) is list else start, key)
+        return key
+
+    def _make_key(self, hook: Hook, source, controller) -> tuple:
         kind = source.kind if source is not None else None
         static = self.static_keys.get((id(hook), kind))
         if static is None:

@@ -241,7 +241,7 @@ class Runtime:
         results = [] if self.trace is not None else None  # what each modifier made of the value, for the trace
         try:
             for cand in reversed(found):  # the highest priority applies last, so it has the final word
-                b = dict(cand.b)
+                b = cand.b  # made for this application alone (Resolver.collect)
                 b["value"] = value
                 held = cand.hook.cond is None or cand.hook.cond(self, b)
                 if held:
