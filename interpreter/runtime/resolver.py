@@ -70,6 +70,10 @@ class Resolver:
         self.index = game.hook_index or index_hooks(game)
         self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
         self.temporaries: list[Temporary] = []
+        # the temporaries' abilities by (kind, event), in the order of `temporaries`, and the events they last
+        # until: made again whenever `temporaries` changes (index_temporaries), read by every event
+        self.temp_index: dict = {}
+        self.temp_until: frozenset = frozenset()
         self.zones_cache: dict = {}
         self.active_cache: dict = {}
         self.static_keys: dict = {}
@@ -80,9 +84,7 @@ class Resolver:
     def has(self, kind: str, event: str) -> bool:
         if event in self.static[kind]:
             return True
-        if not self.temporaries:
-            return False
-        return any(h.kind == kind and h.event == event for t in self.temporaries for h in t.hooks)
+        return (kind, event) in self.temp_index
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
@@ -102,10 +104,9 @@ class Resolver:
             if others is not None:
                 for hook, entity in self.active_abilities(kind, event, others):
                     self._consider(hook, {"this": entity}, args, entity, found)
-        for temp in self.temporaries:
-            for hook in temp.hooks:
-                if hook.kind == kind and hook.event == event:
-                    self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
+        if self.temp_index:
+            for temp, hook in self.temp_index.get((kind, event), ()):
+                self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
             found.sort(key=self.key_of)
         return found
@@ -287,10 +288,18 @@ class Resolver:
     # ---------------------------------------------------------------- temporaries
     def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
         self.temporaries.append(Temporary(until, hooks, captured))
+        self.index_temporaries()
 
     def expire(self, event: str) -> None:
-        if self.temporaries:
-            kept = [t for t in self.temporaries if t.until != event]
-            if len(kept) != len(self.temporaries):
-                self.rt.version += 1
-                self.temporaries = kept
+        if event in self.temp_until:
+            self.rt.version += 1
+            self.temporaries = [t for t in self.temporaries if t.until != event]
+            self.index_temporaries()
+
+    def index_temporaries(self) -> None:
+        index: dict = {}
+        for temp in self.temporaries:
+            for hook in temp.hooks:
+                index.setdefault((hook.kind, hook.event), []).append((temp, hook))
+        self.temp_index = index
+        self.temp_until = frozenset(t.until for t in self.temporaries)

@@ -420,10 +420,11 @@ class Copier:
         for k, v in res.__dict__.items():
             if k in _SHARED_RESOLVER:
                 nres.__dict__[k] = v
-            elif k not in ("rt", "temporaries", "zones_cache", "active_cache", "static_keys", "keys", "running"):
+            elif k not in ("rt", "temporaries", "temp_index", "temp_until", "zones_cache", "active_cache", "static_keys", "keys", "running"):
                 nres.__dict__[k] = self.value(v)
         nres.rt = new
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
+        nres.index_temporaries()
         nres.zones_cache = {}
         nres.active_cache = {}
         nres.static_keys = dict(res.static_keys)
