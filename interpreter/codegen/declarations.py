@@ -230,6 +230,7 @@ class Unit:
         if owner is not None or "this" in captured:
             names.add("this")
         if decl.cond is not None:
+            hook.guard = _this_guard(decl.cond, hook.pattern) if owner is not None and kind == "modifier" else None
             bound = names | ({"value"} if kind == "modifier" else set())
             self.hook_function(hook, "cond", bound, decl.cond.span, lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.cond)}"))
         if kind == "modifier":
@@ -326,6 +327,26 @@ def _measured(game) -> set:
     """The procedures whose calls measure a game's length (the manifest's `report: length`)."""
     length = (game.content.manifest.get("report") or {}).get("length") or {}
     return {entry["calls"] for entry in length.values() if isinstance(entry, dict) and isinstance(entry.get("calls"), str)}
+
+
+def _this_guard(cond, pattern: list) -> int | None:
+    """The position of the pattern's parameter that a modifier's condition first requires to be its own
+    component (`modify f(a) if a == this and ...`), or None. The resolver passes over the ability for any
+    other argument without building it as a candidate: the condition could only be false there."""
+    while isinstance(cond, ast.Binary) and cond.op == "and":
+        cond = cond.left
+    if not (isinstance(cond, ast.Binary) and cond.op == "=="):
+        return None
+    sides = [cond.left, cond.right]
+    if not all(isinstance(x, ast.Name) for x in sides):
+        return None
+    names = [x.id for x in sides]
+    if "this" not in names:
+        return None
+    other = names[1] if names[0] == "this" else names[0]
+    if other in ("this", "_", "you") or pattern.count(other) != 1:
+        return None
+    return pattern.index(other)
 
 
 def _draws(expr) -> bool:

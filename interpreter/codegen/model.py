@@ -39,6 +39,7 @@ class Hook:
     expr: object = None  # modifier: fn(rt, b) -> the new value (b["value"] holds the old one)
     yields: bool = False
     zones: tuple | None = None  # card abilities: where the card must lie (`in ZONE, ...`); None: its kind's active_in
+    guard: int | None = None  # a card's modifier: the argument its condition first requires to be the card itself
 
     def __post_init__(self) -> None:
         # The pattern read once for the resolver, which matches it against every event's arguments:

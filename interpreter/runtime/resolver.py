@@ -102,7 +102,14 @@ class Resolver:
                         if self.works(entity, hook):
                             self._consider(hook, {"this": entity}, args, entity, found)
             if others is not None:
+                # without a trace (which lists every modifier, also one whose condition fails), a modifier of
+                # another card than its argument is passed over: its condition starts with `a == this`
+                traced = self.rt.trace is not None
+                n = len(args)
                 for hook, entity in self.active_abilities(kind, event, others):
+                    guard = hook.guard
+                    if guard is not None and guard < n and args[guard] is not entity and not traced:
+                        continue
                     self._consider(hook, {"this": entity}, args, entity, found)
         if self.temp_index:
             for temp, hook in self.temp_index.get((kind, event), ()):
