@@ -7,12 +7,13 @@ own, given the locals they may read as arguments, so they see a copy, as the lan
 """
 from __future__ import annotations
 
+import ast as pyast
 from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
-from interpreter.codegen.source import PROC, literal, mangle
+from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
 
@@ -268,8 +269,17 @@ class Statements:
             ex = Expressions(self.game, self.bound | set(names))
             args = ", ".join(ex.local(n) for n in names)
             entries.append(f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)")
+        value = f"({''.join(e + ', ' for e in entries)})"
+        if _closed(value):
+            # words of the bound values alone: made once, as the module runs, not at every question
+            name = self.unit.new_name("k_")
+            module_line = Writer(self.unit.filename)
+            module_line.span = s.span
+            module_line.line(f"{name} = {value}")
+            self.unit.writers.append(module_line)
+            return name
         temp = self.w.temp()
-        self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
+        self.w.line(f"    {temp} = {value}")
         return temp
 
     def enumerate_option(self, k: int, opt, entries: str) -> None:
@@ -380,3 +390,12 @@ def _leaf(node) -> bool:
             return False
         todo.extend(ast.children(n))
     return True
+
+
+def _closed(source: str) -> bool:
+    """Does this generated expression read only its own lambdas' parameters, constants and helpers
+    (no local of the procedure, nor `rt`)?"""
+    tree = pyast.parse(source, mode="eval")
+    bound = {a.arg for n in pyast.walk(tree) if isinstance(n, pyast.Lambda) for a in n.args.args}
+    bound |= {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)}
+    return all(n.id in bound or n.id.startswith(("k_", "_")) for n in pyast.walk(tree) if isinstance(n, pyast.Name))
