@@ -56,7 +56,7 @@ def count(x) -> int:
 
 
 def total(rt, x) -> int:
-    seq = items(x)
+    seq = x if type(x) is list else items(x)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'sum' went through")
@@ -81,7 +81,7 @@ def b_min(*values):
 
 
 def max1(rt, seq):
-    seq = items(seq)
+    seq = seq if type(seq) is list else items(seq)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'max' went through")
@@ -89,7 +89,7 @@ def max1(rt, seq):
 
 
 def min1(rt, seq):
-    seq = items(seq)
+    seq = seq if type(seq) is list else items(seq)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'min' went through")
@@ -478,8 +478,14 @@ class MenuChoice:
         return hash((self.name, self.args))
 
     def __str__(self) -> str:
-        players = self.option[2]
-        return " ".join([self.name, *(player_label(a) if i in players else label_of(a) for i, a in enumerate(self.args))])
+        option, bound = self.option, self.bound
+        shown, players = option[1], option[2]
+        if not shown:
+            return option[0]
+        parts = [option[0]]
+        for i, j in enumerate(shown):
+            parts.append(player_label(bound[j]) if i in players else label_of(bound[j]))
+        return " ".join(parts)
 
 
 # ---------------------------------------------------------------- text
