@@ -30,7 +30,8 @@ ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winn
               "id", "kind", "zones", "record_id", "cfs", "modified", "event", "invoke_plain", "log", "move",
               "add_temporary", "append", "card_function", "join", "watch", "version", "memoized",
               "calls", "steps",  # the budgets counted inline (interpreter/codegen/library.py)
-              "change_watchers", "changed"}  # a component's variable set, told to incremental readers
+              "change_watchers", "changed",  # a component's variable set, told to incremental readers
+              "zone_memo", "stamp"}  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
 
 
 def generated_tree(game) -> pyast.Module:

@@ -15,6 +15,7 @@ from dsl.loader import GameContent, all_decls
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
+from interpreter.codegen.zone_pure import root_zone
 from interpreter.codegen.source import FUNC, LOCAL, PROC, Writer, literal, mangle, run_source
 from interpreter.codegen.statements import Statements
 
@@ -214,7 +215,23 @@ class Unit:
             func = Func(decl.name, [p.name for p in decl.params])
             self.game.card_funcs.setdefault(owner, {})[decl.name] = func
             self.bind(name, func, "fn")
-        w.line(f"return {Expressions(self.game, bound).expr(decl.expr)}")
+        value = Expressions(self.game, bound).expr(decl.expr)
+        root = root_zone(decl, value) if owner is not None else None
+        if root is not None:
+            # kept until what lies in that zone changes (codegen.zone_pure); a seat out of range is left to fail
+            # as the expression itself fails
+            zone, player = root
+            key = f"({literal(self.filename + name)}, {mangle(LOCAL, 'this')}, {', '.join(mangle(LOCAL, p.name) for p in decl.params)})"
+            z, kept, v = w.temp(), w.temp(), w.temp()
+            w.line(f"if {player} in rt.seats:")
+            w.line(f"    {z} = rt.pz[{zone}][{player}]")
+            w.line(f"    {kept} = rt.zone_memo.get({key})")
+            w.line(f"    if {kept} is not None and {kept}[0] is {z} and {kept}[1] == {z}.stamp:")
+            w.line(f"        return {kept}[2]")
+            w.line(f"    {v} = {value}")
+            w.line(f"    rt.zone_memo[{key}] = ({z}, {z}.stamp, {v})")
+            w.line(f"    return {v}")
+        w.line(f"return {value}")
         _count_call(w, only_if_calls=True)
 
     def hook(self, decl, owner: str | None, captured: list, temporary: bool = False) -> Hook:

@@ -12,7 +12,7 @@ from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part o
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import EVERYONE, Entity, Zone, holder
+from interpreter.core.state import EVERYONE, Entity, Zone, holder, touch
 
 
 # ---------------------------------------------------------------- collections
@@ -293,6 +293,7 @@ def shuffle(rt, zone) -> None:
         raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
     rt.version += 1
     rt.state.rng.shuffle(zone.items)
+    touch(zone)
     if rt.change_watchers:
         rt.changed(zone)
 
@@ -408,8 +409,10 @@ def suppose(rt, moves: list, then):
         rt.ability_moves += 1
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
+            touch(e.zone)
             if old is not None:
                 old.items.insert(position, e)
+                touch(old)
             moved_to = e.zone
             e.zone = old
             e.face_down, e.seen_by = face_down, seen_by

@@ -14,7 +14,7 @@ from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
 from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
-from interpreter.core.state import Entity, State, Zone, holder
+from interpreter.core.state import Entity, State, Zone, holder, touch
 
 
 NOT_HELD = "its condition does not hold"  # a modifier's result in the trace when it did not apply
@@ -48,6 +48,7 @@ class Runtime:
         # moves of components with abilities found by where they lie: which are active depends on nothing else
         self.ability_moves = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
+        self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
         # reveal): for incremental readers such as the bots' encoder; generated code tests the list before calling
@@ -312,11 +313,13 @@ class Runtime:
             old = e.zone
             if old is not None:
                 old.items.remove(e)
+                touch(old)
             if at_top:
                 dest.insert(0, e)
             else:
                 dest.append(e)
             e.zone = zone
+            touch(zone)
             for watcher in self.move_watchers:
                 watcher(e, old, zone)
 

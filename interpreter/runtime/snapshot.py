@@ -353,7 +353,7 @@ class Copier:
             zs = {}
             for k, z in e.zones.items():
                 nz = new_zone(Zone)
-                nz.name, nz.owner, nz.visibility = z.name, n, z.visibility
+                nz.name, nz.owner, nz.visibility, nz.stamp = z.name, n, z.visibility, z.stamp
                 items = z.items
                 nz.items = [memo[id(x)] for x in items] if items else []
                 memo[id(z)] = nz
@@ -389,7 +389,7 @@ class Copier:
 
     def zone(self, z: Zone) -> Zone:
         n = Zone.__new__(Zone)
-        n.name, n.visibility = z.name, z.visibility
+        n.name, n.visibility, n.stamp = z.name, z.visibility, z.stamp
         owner = z.owner
         memo = self.memo
         n.owner = memo[id(owner)] if type(owner) is Entity else owner
@@ -408,6 +408,7 @@ class Copier:
                                                    state.player_zones, state.entities)
         new.seats = list(rt.seats)
         new.memo = {}  # values of pure functions, recomputed as needed
+        new.zone_memo = {}
         new.move_watchers = []
         new.change_watchers = []
         new.account = None
@@ -436,7 +437,7 @@ class Copier:
 
 # Attributes of the runtime and its resolver that a copy shares (the game's, never changed in play) or
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
-_SHARED_RT = frozenset({"game", "cfs", "ability_records", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
+_SHARED_RT = frozenset({"game", "cfs", "ability_records", "state", "gv", "pv", "gz", "pz", "ents", "memo", "zone_memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",

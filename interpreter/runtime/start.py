@@ -89,7 +89,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
         zones = {}
         for k, z in e.zones.items():
             nz = new_zone(Zone)
-            nz.name, nz.owner, nz.visibility, nz.items = z.name, n, z.visibility, []
+            nz.name, nz.owner, nz.visibility, nz.items, nz.stamp = z.name, n, z.visibility, [], 0
             zones[k] = nz
         n.zones = zones
         entities[eid] = n
@@ -111,7 +111,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
 
     def zone(z: Zone) -> Zone:
         nz = new_zone(Zone)
-        nz.name, nz.owner, nz.visibility = z.name, z.owner, z.visibility
+        nz.name, nz.owner, nz.visibility, nz.stamp = z.name, z.owner, z.visibility, 0
         nz.items = [entities[e.id] for e in z.items]
         for e in nz.items:
             e.zone = nz
