@@ -406,7 +406,7 @@ def suppose(rt, moves: list, then):
     finally:
         rt.version += 1
         rt.moves += 1
-        rt.ability_moves += 1
+        rt.ability_epoch += 1
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
             touch(e.zone)

@@ -55,8 +55,13 @@ def index_hooks(game) -> dict:
                     zones.update(dict.fromkeys(where))
             index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
     game.hook_index = index
-    # the records whose moves may change which abilities are active (Runtime.move counts their moves)
-    game.ability_records = frozenset(r for entry in index.values() if entry[2] is not None for r in entry[2][0])
+    # record id -> the (kind, event) whose active abilities its moves may change (Runtime.move counts them)
+    found: dict = {}
+    for key, entry in index.items():
+        if entry[2] is not None:
+            for r in entry[2][0]:
+                found.setdefault(r, []).append(key)
+    game.ability_records = {r: tuple(keys) for r, keys in found.items()}
     return index
 
 
@@ -126,9 +131,12 @@ class Resolver:
 
     def active_abilities(self, kind: str, event: str, others: tuple) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until a component with such abilities moves (only that changes which are active)."""
+        active now; kept until a component with such abilities for this event moves (only that changes which
+        are active)."""
+        rt = self.rt
+        mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
         cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == self.rt.ability_moves:
+        if cached is not None and cached[0] == mark:
             return cached[1]
         by_record, zones = others
         pairs = []
@@ -137,7 +145,7 @@ class Resolver:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (self.rt.ability_moves, pairs)
+        self.active_cache[(kind, event)] = (mark, pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:

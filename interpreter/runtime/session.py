@@ -45,8 +45,10 @@ class Runtime:
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
         self.moves = 0  # moves alone
-        # moves of components with abilities found by where they lie: which are active depends on nothing else
-        self.ability_moves = 0
+        # moves of components with abilities found by where they lie, per (kind, event) of those abilities, and
+        # a count that moves on for all at once (`suppose`): which abilities are active depends on nothing else
+        self.ability_moves: dict = {}
+        self.ability_epoch = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
@@ -308,8 +310,11 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
-            if e.record_id in self.ability_records:
-                self.ability_moves += 1
+            keys = self.ability_records.get(e.record_id)
+            if keys is not None:
+                counts = self.ability_moves
+                for k in keys:
+                    counts[k] = counts.get(k, 0) + 1
             old = e.zone
             if old is not None:
                 old.items.remove(e)
