@@ -201,6 +201,8 @@ def b_random(rt, coll, k=None):
 
 
 def seat(rt, p) -> int:
+    if type(p) is int and 0 <= p < rt.state.players:
+        return p
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < rt.state.players:
         raise RuntimeError(f"{_what(p)} is not a player of this game")
     return p
@@ -217,6 +219,8 @@ def b_prev(rt, p):
 def neighbors(rt, p) -> list:
     n = rt.state.players
     p = seat(rt, p)
+    if n >= 3:  # the player before and the one after, two others
+        return [(p - 1) % n, (p + 1) % n]
     return list(dict.fromkeys(q for q in ((p - 1) % n, (p + 1) % n) if q != p))
 
 
@@ -227,7 +231,7 @@ def distance(rt, a, b) -> int:
 def players_from(rt, p) -> list:
     n = rt.state.players
     p = seat(rt, p)
-    return [(p + i) % n for i in range(n)]
+    return [*range(p, n), *range(p)]
 
 
 def b_holder(x):

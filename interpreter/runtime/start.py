@@ -35,8 +35,8 @@ def _plan(t: State) -> tuple:
     """What a copy of the template must do beyond the plain case: components whose variables hold lists or
     maps, whose records' attributes name components, on which components lie."""
     deep_vars = frozenset(eid for eid, e in t.entities.items() if not _plain(e.vars))
-    named = tuple(eid for eid, e in t.entities.items()
-                  if any(type(x) is Entity or (type(x) is list and any(type(y) is Entity for y in x)) for x in e.attrs.values()))
+    named = tuple((eid, keys) for eid, keys in ((eid, tuple(k for k, x in e.attrs.items() if _names(x)))
+                                                for eid, e in t.entities.items()) if keys)
     loaded = tuple(eid for eid, e in t.entities.items() if any(z.items for z in e.zones.values()))
     return deep_vars, named, loaded
 
@@ -102,11 +102,13 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
                 for x in nz.items:
                     x.zone = nz
     named: dict = {}  # id of a template record's attributes -> the copy's (shared by a record's components)
-    for eid in named_attrs:
+    for eid, keys in named_attrs:
         a = t.entities[eid].attrs
         mapped = named.get(id(a))
         if mapped is None:
-            mapped = named[id(a)] = {k: _mapped(x, entities) for k, x in a.items()}
+            mapped = named[id(a)] = dict(a)
+            for k in keys:
+                mapped[k] = _mapped(a[k], entities)
         entities[eid].attrs = mapped
 
     def zone(z: Zone) -> Zone:
@@ -123,6 +125,11 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
     new.game_vars = {k: _fresh(x) for k, x in t.game_vars.items()}
     new.player_vars = [{k: _fresh(x) for k, x in pv.items()} for pv in t.player_vars]
     return new
+
+
+def _names(x) -> bool:
+    """Does an attribute's value name components?"""
+    return type(x) is Entity or (type(x) is list and any(type(y) is Entity for y in x))
 
 
 def _plain(v: dict) -> bool:
