@@ -109,13 +109,25 @@ class Resolver:
             if others is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
-                traced = self.rt.trace is not None
+                rt = self.rt
+                traced = rt.trace is not None
                 n = len(args)
-                for hook, entity in self.active_abilities(kind, event, others):
+                mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
+                cached = self.active_cache.get((kind, event))
+                pairs = cached[1] if cached is not None and cached[0] == mark else self.active_abilities(kind, event, others)
+                for hook, entity in pairs:
                     guard = hook.guard
                     if guard is not None and guard < n and args[guard] is not entity and not traced:
                         continue
-                    self._consider(hook, {"this": entity}, args, entity, found)
+                    # as _consider, for an ability without `this` in its pattern
+                    variables = {"this": entity}
+                    for i, name in hook.binds:
+                        if i < n:
+                            variables[name] = args[i]
+                    if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
+                        continue
+                    controller = variables["you"] if "you" in variables else holder(entity)
+                    found.append(Candidate(hook, variables, None, controller, entity))
         if self.temp_index:
             for temp, hook in self.temp_index.get((kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)

@@ -236,7 +236,7 @@ class Runtime:
         # A modifier that reads the function it modifies sees the unmodified value, never itself again.
         if name in self.modifying:
             return value
-        found = self.resolver.collect("modifier", name, list(args))
+        found = self.resolver.collect("modifier", name, args)  # a tuple: collect only reads it
         if not found:
             return value
         self.modifying.add(name)
