@@ -268,19 +268,23 @@ class Statements:
             names = [b.var for b in opt.bindings]
             ex = Expressions(self.game, self.bound | set(names))
             args = ", ".join(ex.local(n) for n in names)
-            entries.append(f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)")
-        value = f"({''.join(e + ', ' for e in entries)})"
-        if _closed(value):
-            # words of the bound values alone: made once, as the module runs, not at every question
-            name = self.unit.new_name("k_")
-            module_line = Writer(self.unit.filename)
-            module_line.span = s.span
-            module_line.line(f"{name} = {value}")
-            self.unit.writers.append(module_line)
-            return name
+            entry = f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)"
+            # words of the bound values alone are made once, as the module runs, not at every question
+            entries.append(self.module_constant(entry, s.span) if _closed(entry) else entry)
+        if all(_closed(e) for e in entries):
+            return self.module_constant(f"({''.join(e + ', ' for e in entries)})", s.span)
         temp = self.w.temp()
-        self.w.line(f"    {temp} = {value}")
+        self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
         return temp
+
+    def module_constant(self, source: str, span) -> str:
+        """A name for a value made once as the module runs (the source reads only constants and helpers)."""
+        name = self.unit.new_name("k_")
+        line = Writer(self.unit.filename)
+        line.span = span
+        line.line(f"{name} = {source}")
+        self.unit.writers.append(line)
+        return name
 
     def enumerate_option(self, k: int, opt, entries: str) -> None:
         w = self.w
