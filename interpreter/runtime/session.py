@@ -318,15 +318,20 @@ class Runtime:
             old = e.zone
             if old is not None:
                 old.items.remove(e)
-                touch(old)
+                old.stamp += 1  # touch(old), the zone itself inline
+                if type(old.owner) is Entity:
+                    touch(old.owner.zone)
             if at_top:
                 dest.insert(0, e)
             else:
                 dest.append(e)
             e.zone = zone
-            touch(zone)
-            for watcher in self.move_watchers:
-                watcher(e, old, zone)
+            zone.stamp += 1
+            if nested:
+                touch(zone.owner.zone)
+            if self.move_watchers:
+                for watcher in self.move_watchers:
+                    watcher(e, old, zone)
 
 
 def _returning(value):
