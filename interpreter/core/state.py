@@ -103,7 +103,6 @@ class State:
         self.variants = tuple(variants)
         self.rng = random.Random(seed)
         self.entities: dict[str, Entity] = {}
-        self.by_record: dict[str, list] = {}
         self.game_zones: dict[str, Zone] = {}
         self.player_zones: dict[str, list] = {}
         self.game_vars: dict = {}
@@ -147,8 +146,15 @@ class State:
         # every component has each entity-scoped zone from the start, so rules read them without a check
         e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
         self.entities[eid] = e
-        self.by_record.setdefault(record_id, []).append(e)
         return e
+
+    @property
+    def by_record(self) -> dict:
+        """record id -> its components, in the order they were made (made when asked: nothing keeps it)."""
+        out: dict = {}
+        for e in self.entities.values():
+            out.setdefault(e.record_id, []).append(e)
+        return out
 
     def zone(self, name: str, owner=None) -> Zone:
         if owner is None:

@@ -368,7 +368,6 @@ class Copier:
                 a = e.attrs
                 if any(k in a for k in named):
                     n.attrs = memo.get(id(a)) or self.attrs(a, named)
-        new.by_record = {k: [memo[id(e)] for e in es] for k, es in old.by_record.items()}
         new.game_vars = value(old.game_vars)
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)

@@ -121,7 +121,6 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
 
     new.game_zones = {k: zone(z) for k, z in t.game_zones.items()}
     new.player_zones = {k: [zone(z) for z in zs] for k, zs in t.player_zones.items()}
-    new.by_record = {k: [entities[e.id] for e in es] for k, es in t.by_record.items()}
     new.game_vars = {k: _fresh(x) for k, x in t.game_vars.items()}
     new.player_vars = [{k: _fresh(x) for k, x in pv.items()} for pv in t.player_vars]
     return new
