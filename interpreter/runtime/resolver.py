@@ -72,6 +72,9 @@ class Resolver:
         voc = game.content.vocabulary
         self.policy = voc.priority
         self.static = game.hooks
+        # the events some rule or card replaces, or triggers on (Runtime.event tests these first, inline)
+        self.replaced = game.hooks["replacement"]
+        self.triggered = game.hooks["trigger"]
         self.index = game.hook_index or index_hooks(game)
         self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
         self.temporaries: list[Temporary] = []

@@ -83,7 +83,7 @@ class Runtime:
     def event(self, name: str, args: list):
         proc = self.game.procs[name]
         res = self.resolver
-        if res.has("replacement", name):
+        if name in res.replaced or (res.temp_index and ("replacement", name) in res.temp_index):  # res.has(...)
             for cand in res.collect("replacement", name, args):
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
@@ -127,7 +127,7 @@ class Runtime:
     def _finish(self, name: str, args: list, r):
         """The triggers after the body, as plain calls until one may ask (then a generator does the rest)."""
         res = self.resolver
-        if res.has("trigger", name):
+        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):  # res.has(...)
             done: set = set()
             while True:
                 fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]

@@ -438,7 +438,7 @@ class Copier:
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
 _SHARED_RT = frozenset({"game", "cfs", "ability_records", "state", "gv", "pv", "gz", "pz", "ents", "memo", "zone_memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
-_SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
+_SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
                           "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
                           "_entity_vars", "_vars_of_kind", "_entity_zones"})
