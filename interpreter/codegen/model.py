@@ -61,6 +61,7 @@ class CompiledGame:
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
     hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
+    active_in: dict | None = None  # kind -> the zones where its abilities work (resolver)
     ability_records: dict = field(default_factory=dict)  # record -> events of its abilities found by where it lies (resolver)
     memoizable: set = field(default_factory=set)  # modified functions that draw no random numbers
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"

@@ -39,7 +39,7 @@ def index_hooks(game) -> dict:
     """(kind, event) -> (rules abilities, {position of `this`: {record id: abilities}}, other card abilities)."""
     index: dict = {}
     voc = game.content.vocabulary
-    kind_of = {r.id: r.data["kind"] for r in game.content.records}
+    kind_of: dict = {}  # record id -> kind, read when first needed (a game without abilities needs none)
     for kind, by_event in game.hooks.items():
         for event, hooks in by_event.items():
             rules, by_this, by_record, zones = [], {}, {}, {}
@@ -51,6 +51,8 @@ def index_hooks(game) -> dict:
                 else:
                     # found by going through the zones where the owner's kind is active
                     by_record.setdefault(hook.owner, []).append(hook)
+                    if not kind_of:
+                        kind_of = {r.id: r.data["kind"] for r in game.content.records}
                     where = hook.zones if hook.zones is not None else voc.kinds[kind_of[hook.owner]].active_in
                     zones.update(dict.fromkeys(where))
             index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
@@ -76,7 +78,9 @@ class Resolver:
         self.replaced = game.hooks["replacement"]
         self.triggered = game.hooks["trigger"]
         self.index = game.hook_index or index_hooks(game)
-        self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
+        if game.active_in is None:  # kind -> the zones where its abilities work: the same for every game
+            game.active_in = {name: frozenset(k.active_in) for name, k in voc.kinds.items()}
+        self.active_in = game.active_in
         self.temporaries: list[Temporary] = []
         # the temporaries' abilities by (kind, event), in the order of `temporaries`, and the events they last
         # until: made again whenever `temporaries` changes (index_temporaries), read by every event
