@@ -219,6 +219,11 @@ class RulesState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return self.line.to_act()
 
+    def legal_actions(self, player=None):
+        """As pyspiel's (the current player's by default; none for another player or at the end), answered
+        here rather than through pyspiel's C++ wrapper, which calls back into Python several times."""
+        return self._legal_actions(self.current_player() if player is None else player)
+
     def _legal_actions(self, player):
         d = self.line.decision
         if d is None or player != self.line.to_act():
