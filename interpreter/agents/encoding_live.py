@@ -31,6 +31,7 @@ class _Seat:
     seen: dict  # id -> id(its zone), of the components whose rows say they are seen
     shown: dict  # id(zone) -> how many of `seen` lie there (a zone showing none of them needs no places)
     variables: int  # `_Live.variables` when part 3 was written
+    values: list | None = None  # the variables' values part 3 shows (None: not noted yet)
 
 
 @dataclass
@@ -80,12 +81,19 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     if seat.cursor < len(log):
         expanded: set = set()
         places: list = []  # zones whose unchanged items may have changed place
-        ctx = (player, seat.seen, places)
+        seen = seat.seen
+        ctx = (player, seen, places)
         for x in dict.fromkeys(log[seat.cursor:]):  # each once: a step moves the same few things many times
-            if type(x) is Entity:
-                _add_entity(x, rows, expanded, ctx)
-            else:
+            if type(x) is not Entity:
                 _add_zone(x, rows, expanded, ctx)
+            elif x.zones and x.zone is not None and seen.get(x.id) == id(x.zone) and can_see(x, player):
+                # seen where it was seen before (a variable set, turned, reordered): what lies on it reads
+                # the same (its holder and whether it is seen are those of this component, unchanged)
+                rows[id(x)] = x
+                if type(x.zone.owner) is Entity:
+                    rows[id(x.zone.owner)] = x.zone.owner
+            else:
+                _add_entity(x, rows, expanded, ctx)
         if places:
             _replace(enc, seat.mv, places, rows, seat)
     for eid in seat.picked ^ picked_ids:
@@ -97,7 +105,13 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     if rows:
         _rewrite(enc, seat.mv, seat, player, rows.values(), picked_ids)
     variables = seat.variables != live.variables
-    seat.variables = live.variables
+    if variables:
+        seat.variables = live.variables
+        gv, pvs = state.game_vars, state.player_vars
+        values = [gv.get(name) for name, _ in enc.game_vars] + [pv.get(name) for pv in pvs for name, _ in enc.player_vars]
+        if values == seat.values:  # set to what they were (a scope entered and left, a count back): as written
+            variables = False
+        seat.values = values
     out[enc.at_decision:] = 0.0
     enc.tail(out, state, player, decision, to_act, picked, variables)
     if len(log) >= _TRIM:
