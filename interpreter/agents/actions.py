@@ -51,6 +51,7 @@ class ActionSpace:
         self.ids: dict[str, int] = {w: i for i, w in enumerate(self.words)}
         self.components = set(ids)
         self.size = len(self.words)
+        self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
 
     def word(self, action: int) -> str:
         return self.words[action]
@@ -59,8 +60,15 @@ class ActionSpace:
         """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
         hidden: dict = {}
         out = []
-        ids, entities = self.ids, state.entities
+        ids, entities, components, plain = self.ids, state.entities, self.components, self._plain
         for label in decision.labels:
+            found = plain.get(label)
+            if found is not None:
+                out.append(found)
+                continue
+            if label in components and can_see(entities[label], player):  # a component it sees: its id
+                out.append((ids[label],))
+                continue
             row = []
             for w in label.split(" "):
                 if w in self.components and not can_see(entities[w], player):
@@ -72,6 +80,8 @@ class ActionSpace:
                         hint="use the option indices (actions='indices') for this game")])
                 row.append(i)
             out.append(tuple(row))
+            if not any(w in components for w in label.split(" ")):
+                plain[label] = out[-1]
         return out
 
 
@@ -115,6 +125,8 @@ class Picker:
     def legal(self) -> list[int]:
         """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
         n = len(self.prefix)
+        if not n:  # the first word (every option has one)
+            return sorted({t[0] for t in self.tokens})
         out = set()
         for i in self._candidates():
             t = self.tokens[i]
