@@ -32,6 +32,7 @@ class _Seat:
     shown: dict  # id(zone) -> how many of `seen` lie there (a zone showing none of them needs no places)
     variables: int  # `_Live.variables` when part 3 was written
     values: list | None = None  # the variables' values part 3 shows (None: not noted yet)
+    slots: dict = field(default_factory=dict)  # id(zone) -> its slot in a row, for this observer (computed once)
 
 
 @dataclass
@@ -209,6 +210,7 @@ def _rewrite(enc, out: memoryview, seat: _Seat, player: int, entities, picked_id
     counted, seen, shown = seat.counted, seat.seen, seat.shown
     zero = enc.zero_row
     evars = [(zw + 5 + j, name, t) for j, (name, t) in enumerate(enc.entity_vars)]
+    zslots = seat.slots
     places: dict = {}
     for e in entities:
         row = index[e.id] * width
@@ -230,13 +232,17 @@ def _rewrite(enc, out: memoryview, seat: _Seat, player: int, entities, picked_id
         seen[e.id] = id(zone)
         shown[id(zone)] = shown.get(id(zone), 0) + 1
         owner = zone.owner
+        slot = zslots.get(id(zone))
+        if slot is None:
+            if type(owner) is Entity:
+                slot = slots[(zone.name, "on")]
+            elif owner is None:
+                slot = slots[(zone.name, None)]
+            else:
+                slot = slots[(zone.name, (owner - player) % n)]
+            zslots[id(zone)] = slot
         if type(owner) is Entity:
-            slot = slots[(zone.name, "on")]
             out[row + zw] = (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
-        elif owner is None:
-            slot = slots[(zone.name, None)]
-        else:
-            slot = slots[(zone.name, (owner - player) % n)]
         items = zone.items
         if len(items) < 16:
             place = items.index(e)
