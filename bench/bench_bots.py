@@ -5,7 +5,7 @@
   action mask at every step: the same games (the same option chosen at each decision), CPU seconds and
   ratios to the engine (goal: each <= 1.5x).
 - `clone()` + `legal_actions()` at step 200 of a game against step 5 (goal: <= 1.5x), and `Session.copy`
-  alone at both points, for every game (CPU time, best of 5 batches: see `_per_call_ms`).
+  alone at both points, for every game (CPU time, best of 7 batches: see `_per_call_ms`).
 - With --ismcts: one 3-player AGoT game, ISMCTS (50 simulations) as P1 against two random bots
   (goal: <= 90 s on one core).
 
@@ -78,12 +78,12 @@ def pettingzoo_games(name: str, players: int, games: int, actions: str) -> float
 
 
 def _per_call_ms(fn, repeat: int) -> float:
-    """CPU ms per call, best of 5 batches: a discarded copy is cyclic garbage (components and zones refer to
+    """CPU ms per call, best of 7 batches: a discarded copy is cyclic garbage (components and zones refer to
     each other), so a batch in which the collector's full pass happens to fall (its cost is the whole
     process's heap, not the game's) reads several times slower; the best batch is the copy's own cost."""
     gc.collect()
     best = float("inf")
-    for _ in range(5):
+    for _ in range(7):
         start = time.process_time()
         for _ in range(repeat):
             fn()

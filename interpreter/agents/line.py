@@ -61,6 +61,7 @@ class Line:
         self.answers: list[int] = []
         self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
+        self.taken: list[int] = [0] * players  # per player: decisions it has taken (the information-state tensor)
         self.picked: list[str] = []  # labels the decider picked so far in the pending multi-pick (its own)
         self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
@@ -146,7 +147,7 @@ class Line:
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
         new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
         new.answers, new.steps, new.events = list(self.answers), list(self.steps), list(self.events)
-        new.labels = list(self.labels)
+        new.labels, new.taken = list(self.labels), list(self.taken)
         new.picked = list(self.picked)
         new.seen = None if self.seen is None else [dict(s) for s in self.seen]
         new._recorded = True
@@ -172,7 +173,7 @@ class Line:
         copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
         process while this line lives at the same point, the copy copies its engine instead."""
         data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
-                                                "steps", "labels", "events", "seen", "told", "picked")}
+                                                "steps", "labels", "events", "seen", "told", "picked", "taken")}
         data["game"] = str(self.game.content.root)
         data["events"] = worded(self.events, lambda: self.session.state)  # words, not the state they were told in
         token = f"{id(self)}:{len(self.answers)}"
@@ -224,6 +225,7 @@ class Line:
         value = d.values[index]
         shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
         self.steps.append((who, d.secret, asked(d, self._prompts), shown))
+        self.taken[who] += 1
         self.labels.append(label)
         answers = self.answers
         self.events.append(("step", len(answers)))
@@ -330,6 +332,9 @@ def seen_by_each(state, players) -> list[set]:
 def shown_label(state, label: str, player: int) -> str:
     """A label as `player` may read it: the ids of components it cannot see read '(hidden)'."""
     entities = state.entities
+    if " " not in label:  # one word (most labels): a component's id or none
+        e = entities.get(label)
+        return label if e is None or can_see(e, player) else HIDDEN
     if not any(token in entities for token in label.split(" ")):
         return label
     return " ".join(HIDDEN if token in entities and not can_see(entities[token], player) else token

@@ -297,10 +297,7 @@ class RulesState(pyspiel.State):
         player = self.current_player() if player is None else player
         line, enc = self.line, self.get_game().encoder
         seen = line.seen[player] if line.seen is not None else None
-        counts = [0] * line.players
-        for who, *_ in line.steps:
-            counts[who] += 1
-        return enc.encode_info(line.session.state, player, seen, counts, decision=line.decision,
+        return enc.encode_info(line.session.state, player, seen, line.taken, decision=line.decision,
                                to_act=None if line.finished else line.to_act(), picked=self.picked(player))
 
     def observation_string(self, player=None):

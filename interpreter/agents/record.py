@@ -19,6 +19,7 @@ from interpreter.present.views import can_see
 from interpreter.present.words import Presenter, entity_name, line, prompt
 
 _PLAIN = (int, str, bool, float, type(None), Localized)
+_SCALARS = frozenset({int, str, bool, float, type(None)})  # the plain values most lines hold, told by their type
 
 
 class Later:
@@ -68,6 +69,8 @@ def told(text, state, viewer):
     copied = False
     for v, _ in values:
         t = type(v)
+        if t in _SCALARS:
+            continue
         if t is Entity:
             if not can_see(v, viewer):
                 return line(state, text, viewer)
