@@ -26,6 +26,7 @@ import re
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.core.decisions import player_label
+from interpreter.core.state import Entity
 from interpreter.present.views import can_see
 
 END = "<end>"
@@ -61,7 +62,14 @@ class ActionSpace:
         hidden: dict = {}
         out = []
         ids, entities, components, plain = self.ids, state.entities, self.components, self._plain
-        for label in decision.labels:
+        one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
+        for k, value in enumerate(decision.values):
+            if one and type(value) is Entity and value.id in components:  # most options: no label needed
+                w = value.id if can_see(value, player) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
+                if w in ids:  # (past `?64` the general path below says so)
+                    out.append((ids[w],))
+                    continue
+            label = decision.label(k)
             found = plain.get(label)
             if found is not None:
                 out.append(found)

@@ -177,22 +177,29 @@ class Encoder:
                 pv = state.player_vars[(player + rel) % n]
                 values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
             out[self.at_vars:self.at_decision] = values  # at once: numpy's item assignment costs more
-        at = self.at_decision
-        if decision is not None and to_act is not None:
-            out[at + (to_act - player) % n] = 1.0
-            out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0
-            if to_act == player:
-                # what another player is asked stays its own, as in the strings ("P2 decides"): which
-                # question comes may hang on what it holds (an ability of a card in its hand)
-                at += n
-                out[at + self.question_of(decision)] = 1.0
-                at += self.n_questions
-                if decision.kind in KINDS:
-                    out[at + KINDS.index(decision.kind)] = 1.0
-                at += len(KINDS)
-                out[at + 1] = len(decision.values)
-                for a in picked:
-                    out[self.at_picked + a] = 1.0
+        for at, value in self.marks(player, decision, to_act, picked):
+            out[at] = value
+
+    def marks(self, player: int, decision, to_act, picked) -> list:
+        """Part 4 (the pending decision) as (place, value) pairs, over zeros."""
+        if decision is None or to_act is None:
+            return []
+        n, at = self.players, self.at_decision
+        out = [(at + (to_act - player) % n, 1.0)]
+        if decision.secret:
+            out.append((at + n + self.n_questions + len(KINDS), 1.0))
+        if to_act == player:
+            # what another player is asked stays its own, as in the strings ("P2 decides"): which
+            # question comes may hang on what it holds (an ability of a card in its hand)
+            at += n
+            out.append((at + self.question_of(decision), 1.0))
+            at += self.n_questions
+            if decision.kind in KINDS:
+                out.append((at + KINDS.index(decision.kind), 1.0))
+            at += len(KINDS)
+            out.append((at + 1, float(len(decision.values))))
+            out.extend((self.at_picked + a, 1.0) for a in picked)
+        return out
 
     def question_of(self, decision) -> int:
         asked = decision.asked

@@ -33,6 +33,7 @@ class _Seat:
     variables: int  # `_Live.variables` when part 3 was written
     values: list | None = None  # the variables' values part 3 shows (None: not noted yet)
     slots: dict = field(default_factory=dict)  # id(zone) -> its slot in a row, for this observer (computed once)
+    marks: list = field(default_factory=list)  # the places part 4 holds a non-zero at
 
 
 @dataclass
@@ -74,7 +75,7 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
         for z in seen.values():
             shown[z] = shown.get(z, 0) + 1
         live.seats[player] = _Seat(out, memoryview(out), len(live.log), picked_ids, counted, seen, shown,
-                                   live.variables)
+                                   live.variables, marks=[at for at, _ in enc.marks(player, decision, to_act, picked)])
         return out.copy()
     out = seat.out
     log = live.log
@@ -110,11 +111,20 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
         seat.variables = live.variables
         gv, pvs = state.game_vars, state.player_vars
         values = [gv.get(name) for name, _ in enc.game_vars] + [pv.get(name) for pv in pvs for name, _ in enc.player_vars]
-        if values == seat.values:  # set to what they were (a scope entered and left, a count back): as written
+        old = seat.values
+        if old is not None:  # only those that changed (mostly one or two) are written again
+            _variables(enc, seat.mv, player, values, old)
             variables = False
         seat.values = values
-    out[enc.at_decision:] = 0.0
-    enc.tail(out, state, player, decision, to_act, picked, variables)
+    if variables:
+        enc.tail(out, state, player, None, None, (), True)
+    mv = seat.mv
+    for at in seat.marks:  # part 4: the last decision's marks cleared, this one's written
+        mv[at] = 0.0
+    marks = enc.marks(player, decision, to_act, picked)
+    for at, value in marks:
+        mv[at] = value
+    seat.marks = [at for at, _ in marks]
     if len(log) >= _TRIM:
         least = min(s.cursor for s in live.seats.values())
         if least >= _TRIM:
@@ -122,6 +132,18 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
             for s in live.seats.values():
                 s.cursor -= least
     return out.copy()
+
+
+def _variables(enc, out: memoryview, player: int, values: list, old: list) -> None:
+    """Part 3 where the game's and the players' variables (`values`, seats in order) differ from `old`."""
+    g, p, n = len(enc.game_vars), len(enc.player_vars), enc.players
+    for i, (x, y) in enumerate(zip(values, old)):
+        if x != y or type(x) is not type(y):
+            if i < g:
+                out[enc.at_vars + i] = number(x, enc.game_vars[i][1], player, n)
+            else:
+                seat, k = divmod(i - g, p)
+                out[enc.at_vars + g + ((seat - player) % n) * p + k] = number(x, enc.player_vars[k][1], player, n)
 
 
 def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
