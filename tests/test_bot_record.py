@@ -84,12 +84,33 @@ def test_what_could_read_otherwise_later_is_worded_at_once():
     seen = next(e for e in state.entities.values() if e.zone is not None and can_see(e, 0))
     for text in [("P1 sees ", (hidden, "entity")), ("cards: ", ([seen, hidden], "list[entity]")),
                  ("a map ", ({seen: 1}, "any"))]:
-        kept = told(text, state, 0)
+        kept = told(text, state, 0, {})
         assert type(kept) is str and kept == words_now(state, text, 0)
-    kept = told(("P1 sees ", (seen, "entity")), state, 0)
+    kept = told(("P1 sees ", (seen, "entity")), state, 0, {})
     assert isinstance(kept, Later) and kept.said(state) == words_now(state, ("P1 sees ", (seen, "entity")), 0)
     numbers = [1, 2]
-    kept = told(("numbers ", (numbers, "list[number]")), state, 0)
+    kept = told(("numbers ", (numbers, "list[number]")), state, 0, {})
     before = words_now(state, ("numbers ", (numbers, "list[number]")), 0)
     numbers.append(3)  # a list variable changed after the line was told
     assert isinstance(kept, Later) and kept.said(state) == before
+
+
+def test_a_kept_line_holds_no_live_component():
+    """A copy shares its original's record: a line kept for later must not hold the table it was told in
+    (components, zones), or every copy would keep the tables of all the lines it came from alive."""
+    from interpreter.agents.record import Later
+    from interpreter.core.state import Entity, Zone
+    line = Line(load_compiled("agot"), 3, 2)
+    _play(line, random.Random(5), 80)
+    kept = [e[2] for e in line.events if e[0] == "told" and isinstance(e[2], Later)]
+    assert kept
+    for later in kept:
+        stack = [v for p in later.text if type(p) is tuple for v in p[:1]] + [later.text.cause if hasattr(later.text, "cause") else None]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, (list, tuple)):
+                stack.extend(v)
+            elif isinstance(v, Entity):
+                assert v.zone is None and not v.vars, v
+            elif isinstance(v, Zone):
+                assert not v.items, v

@@ -126,14 +126,15 @@ class Line:
         seen by those who read them (a card revealed and put back is known). It holds the line's lists, not
         the line: a copy thrown away is then freed at once, not left to the garbage collector."""
         events, answers, seen, players = self.events, self.answers, self.seen, self.players
+        names = self.game.derived.setdefault("told names", {})  # stand-ins of components (`record._detach`)
 
         if seen is None:
             def account(to, text, state, viewer) -> None:
-                events.append(("told", to, told(text, state, viewer)))
+                events.append(("told", to, told(text, state, viewer, names)))
             return account
 
         def tracked(to, text, state, viewer) -> None:
-            events.append(("told", to, told(text, state, viewer)))
+            events.append(("told", to, told(text, state, viewer, names)))
             now = len(answers)
             for e in _named(text):
                 if can_see(e, viewer):

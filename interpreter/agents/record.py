@@ -60,8 +60,9 @@ def said(payload, state) -> str:
     return payload if type(payload) is str else payload.said(state)
 
 
-def told(text, state, viewer):
-    """What to record of a line told now: a `Later` when its words cannot change, else its words now."""
+def told(text, state, viewer, names: dict):
+    """What to record of a line told now: a `Later` when its words cannot change, else its words now.
+    `names`: the game's detached stand-ins (`_detach`), shared by all its lines."""
     if not text:
         return ""
     message = isinstance(text[0], Message)
@@ -77,22 +78,24 @@ def told(text, state, viewer):
         elif t is list or t is tuple:
             if not _fixed(v, viewer):
                 return line(state, text, viewer)
-            copied = True
         elif t is Zone:
             if type(v.owner) is Entity and not can_see(v.owner, viewer):
                 return line(state, text, viewer)
         elif not isinstance(v, _PLAIN):  # a map, anything else: words now
             return line(state, text, viewer)
+        copied = True
     cause = getattr(text, "cause", None)
-    if cause is not None and not can_see(cause, viewer):
-        return line(state, text, viewer)
-    if copied:  # a list may be a variable's, changed later: kept as it is now
-        kept = tuple(p if type(p) is str or type(p[0]) not in (list, tuple) else (_copy(p[0]), p[1])
+    if cause is not None:
+        if not can_see(cause, viewer):
+            return line(state, text, viewer)
+        copied = True
+    if copied:  # components, zones and lists kept as stand-ins of what they are now (see `_detach`)
+        kept = tuple(p if type(p) is str or type(p[0]) in _SCALARS else (_detach(p[0], names), p[1])
                      for p in (text[1:] if message else text))
         kept = Told(((text[0],) if message else ()) + kept)
-        kept.cause = cause
-        text = kept
-    return Later(text, viewer, None if cause is None else holder(cause))
+        kept.cause = None if cause is None else _detach(cause, names)
+        return Later(kept, viewer, None if cause is None else holder(cause))
+    return Later(text, viewer, None)
 
 
 def _fixed(values, viewer) -> bool:
@@ -113,8 +116,27 @@ def _fixed(values, viewer) -> bool:
     return True
 
 
-def _copy(v):
-    return [_copy(x) if type(x) in (list, tuple) else x for x in v]
+def _detach(v, names: dict):
+    """What a line keeps of a value: a component as a stand-in with its id and record alone (what a reader who
+    saw it is told: its name), a zone as one without items, a list as a copy. Holding the live ones would
+    keep the whole table they were told in alive as long as any copy of the line (a copy shares its
+    record), and a list may be a variable's, changed later. Stand-ins are made once per game (`names`)."""
+    t = type(v)
+    if t is Entity:
+        found = names.get(v.id)
+        if found is None:
+            found = names[v.id] = Entity(v.id, v.record_id, v.attrs, {})
+        return found
+    if t is Zone:
+        owner = v.owner
+        key = (v.name, owner.id if type(owner) is Entity else owner)
+        found = names.get(key)
+        if found is None:
+            found = names[key] = Zone(v.name, _detach(owner, names) if type(owner) is Entity else owner, v.visibility)
+        return found
+    if t is list or t is tuple:
+        return [_detach(x, names) for x in v]
+    return v
 
 
 def asked(decision, prompts: dict) -> str:
