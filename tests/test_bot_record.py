@@ -112,5 +112,6 @@ def test_a_kept_line_holds_no_live_component():
                 stack.extend(v)
             elif isinstance(v, Entity):
                 assert v.zone is None and not v.vars, v
+                assert not any(isinstance(x, (Entity, list)) for x in v.attrs.values()), v
             elif isinstance(v, Zone):
                 assert not v.items, v

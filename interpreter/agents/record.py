@@ -125,7 +125,9 @@ def _detach(v, names: dict):
     if t is Entity:
         found = names.get(v.id)
         if found is None:
-            found = names[v.id] = Entity(v.id, v.record_id, v.attrs, {})
+            # its kind and name only: other attributes may name live components
+            attrs = {k: v.attrs[k] for k in ("kind", "name") if k in v.attrs}
+            found = names[v.id] = Entity(v.id, v.record_id, attrs, {})
         return found
     if t is Zone:
         owner = v.owner
