@@ -27,10 +27,11 @@ GAMES = ["kings_bounty", "btwixt", HOSTILE]
 GENERATED = re.compile(r"(v|p|f)_[A-Za-z0-9_]+|(t|h|cf|s|u|k|x)_\d+|i\d+_v_[A-Za-z0-9_]+|t_[kbi]|rt|b\Z")
 # Attributes the generated code reads: the runtime's and the state's own, never a name from content.
 ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winners", "items", "attrs", "get", "vars",
-              "id", "kind", "zones", "record_id", "cfs", "modified", "invoke", "invoke_plain", "log", "move",
+              "id", "kind", "zones", "record_id", "cfs", "modified", "event", "invoke_plain", "log", "move",
               "add_temporary", "append", "card_function", "join", "watch", "version", "memoized",
               "calls", "steps",  # the budgets counted inline (interpreter/codegen/library.py)
-              "change_watchers", "changed"}  # a component's variable set, told to incremental readers
+              "change_watchers", "changed",  # a component's variable set, told to incremental readers
+              "zone_memo", "stamp"}  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
 
 
 def generated_tree(game) -> pyast.Module:

@@ -92,3 +92,35 @@ def test_a_copy_of_a_copy_and_copies_in_secret_waves():
             assert c.state.digest() == reference.state.digest()
         original.answer(a)
     assert secret_points > 0
+
+
+def _waiting_in(session) -> list[str]:
+    """The functions a session's suspended procedures wait in, outermost first."""
+    names, gen = [], session._gen
+    while gen is not None:
+        names.append(gen.gi_code.co_name)
+        gen = gen.gi_yieldfrom
+    return names
+
+
+def test_a_copy_made_while_an_ability_asks_ends_as_the_original():
+    """Events run their parts as plain calls and hand a generator (Runtime._triggers) only the abilities
+    that ask: a copy taken while one asks is resumed inside that generator, and plays on as the original."""
+    game = load_compiled("btwixt")
+    checked = 0
+    for seed in range(12):
+        s = Session(game, 4, seed)
+        rng = random.Random(seed)
+        while s.pending is not None and not any(n.endswith("_triggers") for n in _waiting_in(s)):
+            s.answer(rng.randrange(len(s.pending.values)))
+        if s.pending is None:
+            continue
+        copy = s.copy()
+        assert any(n.endswith("_triggers") for n in _waiting_in(copy))
+        a, b = random.Random(seed + 1), random.Random(seed + 1)
+        while s.pending is not None:
+            s.answer(a.randrange(len(s.pending.values)))
+            copy.answer(b.randrange(len(copy.pending.values)))
+        assert copy.pending is None and copy.labels == s.labels and copy.result.scores == s.result.scores
+        checked += 1
+    assert checked >= 3

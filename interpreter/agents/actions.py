@@ -26,6 +26,7 @@ import re
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.core.decisions import player_label
+from interpreter.core.state import Entity
 from interpreter.present.views import can_see
 
 END = "<end>"
@@ -51,6 +52,7 @@ class ActionSpace:
         self.ids: dict[str, int] = {w: i for i, w in enumerate(self.words)}
         self.components = set(ids)
         self.size = len(self.words)
+        self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
 
     def word(self, action: int) -> str:
         return self.words[action]
@@ -59,8 +61,22 @@ class ActionSpace:
         """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
         hidden: dict = {}
         out = []
-        ids, entities = self.ids, state.entities
-        for label in decision.labels:
+        ids, entities, components, plain = self.ids, state.entities, self.components, self._plain
+        one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
+        for k, value in enumerate(decision.values):
+            if one and type(value) is Entity and value.id in components:  # most options: no label needed
+                w = value.id if can_see(value, player) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
+                if w in ids:  # (past `?64` the general path below says so)
+                    out.append((ids[w],))
+                    continue
+            label = decision.label(k)
+            found = plain.get(label)
+            if found is not None:
+                out.append(found)
+                continue
+            if label in components and can_see(entities[label], player):  # a component it sees: its id
+                out.append((ids[label],))
+                continue
             row = []
             for w in label.split(" "):
                 if w in self.components and not can_see(entities[w], player):
@@ -72,6 +88,8 @@ class ActionSpace:
                         hint="use the option indices (actions='indices') for this game")])
                 row.append(i)
             out.append(tuple(row))
+            if not any(w in components for w in label.split(" ")):
+                plain[label] = out[-1]
         return out
 
 
@@ -115,6 +133,8 @@ class Picker:
     def legal(self) -> list[int]:
         """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
         n = len(self.prefix)
+        if not n:  # the first word (every option has one)
+            return sorted({t[0] for t in self.tokens})
         out = set()
         for i in self._candidates():
             t = self.tokens[i]

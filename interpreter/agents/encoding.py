@@ -76,14 +76,18 @@ class Encoder:
         self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
         self.size = self.at_picked + (space.size if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
+        self.zero_row = memoryview(np.zeros(self.width, np.float32))  # a row cleared at once (encoding_live)
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
 
     # ------------------------------------------------------------ observation
     def encode(self, state, player: int, decision=None, to_act: int | None = None, picked=(),
-               out: np.ndarray | None = None, session=None) -> np.ndarray:
+               out: np.ndarray | None = None, session=None, seen: set | None = None,
+               unseen_at: dict | None = None) -> np.ndarray:
         """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own).
         With `session` (whose state is `state`): kept from the last call for this session and player and
-        updated where the game changed since (`encoding_live`), a fresh array each call."""
+        updated where the game changed since (`encoding_live`), a fresh array each call. `seen` and
+        `unseen_at`, when given, are filled for `encoding_live` in the same pass: the ids of the components
+        seen, and id(component) -> its place in part 2 for those counted there as unseen."""
         if session is not None:
             found = encode_live(self, session.rt, player, decision, to_act, picked)
             if out is None:
@@ -118,7 +122,13 @@ class Encoder:
                 if not z[4][0]:
                     unseen_zones.append(zone)
                 z[4][0] += 1
+                if unseen_at is not None and type(zone.owner) is not Entity:
+                    owner = zone.owner
+                    unseen_at[id(e)] = self.at_counts + counted[
+                        (zone.name, None) if owner is None else (zone.name, (owner - player) % n)]
                 continue
+            if seen is not None:
+                seen.add(e.id)
             row = index[e.id] * width
             items = zone.items
             # written at once below: numpy's item assignment costs more than the rest of the loop
@@ -167,22 +177,29 @@ class Encoder:
                 pv = state.player_vars[(player + rel) % n]
                 values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
             out[self.at_vars:self.at_decision] = values  # at once: numpy's item assignment costs more
-        at = self.at_decision
-        if decision is not None and to_act is not None:
-            out[at + (to_act - player) % n] = 1.0
-            out[at + n + self.n_questions + len(KINDS)] = 1.0 if decision.secret else 0.0
-            if to_act == player:
-                # what another player is asked stays its own, as in the strings ("P2 decides"): which
-                # question comes may hang on what it holds (an ability of a card in its hand)
-                at += n
-                out[at + self.question_of(decision)] = 1.0
-                at += self.n_questions
-                if decision.kind in KINDS:
-                    out[at + KINDS.index(decision.kind)] = 1.0
-                at += len(KINDS)
-                out[at + 1] = len(decision.values)
-                for a in picked:
-                    out[self.at_picked + a] = 1.0
+        for at, value in self.marks(player, decision, to_act, picked):
+            out[at] = value
+
+    def marks(self, player: int, decision, to_act, picked) -> list:
+        """Part 4 (the pending decision) as (place, value) pairs, over zeros."""
+        if decision is None or to_act is None:
+            return []
+        n, at = self.players, self.at_decision
+        out = [(at + (to_act - player) % n, 1.0)]
+        if decision.secret:
+            out.append((at + n + self.n_questions + len(KINDS), 1.0))
+        if to_act == player:
+            # what another player is asked stays its own, as in the strings ("P2 decides"): which
+            # question comes may hang on what it holds (an ability of a card in its hand)
+            at += n
+            out.append((at + self.question_of(decision), 1.0))
+            at += self.n_questions
+            if decision.kind in KINDS:
+                out.append((at + KINDS.index(decision.kind), 1.0))
+            at += len(KINDS)
+            out.append((at + 1, float(len(decision.values))))
+            out.extend((self.at_picked + a, 1.0) for a in picked)
+        return out
 
     def question_of(self, decision) -> int:
         asked = decision.asked

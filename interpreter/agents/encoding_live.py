@@ -24,11 +24,16 @@ _TRIM = 512  # log entries every seat has read, dropped once there are this many
 @dataclass
 class _Seat:
     out: np.ndarray
+    mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
     cursor: int  # how much of the log this tensor has taken in
     picked: frozenset  # component ids marked "picked"
     counted: dict  # id(component) -> its place in part 2 where it is counted as unseen
-    seen: set  # ids of the components whose rows say they are seen
+    seen: dict  # id -> id(its zone), of the components whose rows say they are seen
+    shown: dict  # id(zone) -> how many of `seen` lie there (a zone showing none of them needs no places)
     variables: int  # `_Live.variables` when part 3 was written
+    values: list | None = None  # the variables' values part 3 shows (None: not noted yet)
+    slots: dict = field(default_factory=dict)  # id(zone) -> its slot in a row, for this observer (computed once)
+    marks: list = field(default_factory=list)  # the places part 4 holds a non-zero at
 
 
 @dataclass
@@ -61,9 +66,16 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     picked_ids = frozenset(names[a] for a in picked) if names is not None and picked else frozenset()
     seat = live.seats.get(player)
     if seat is None:
-        out = enc.encode(state, player, decision, to_act, picked)
-        live.seats[player] = _Seat(out, len(live.log), picked_ids, _counted(enc, state, player),
-                                   {e.id for e in state.entities.values() if can_see(e, player)}, live.variables)
+        ids: set = set()
+        counted: dict = {}
+        out = enc.encode(state, player, decision, to_act, picked, seen=ids, unseen_at=counted)
+        entities = state.entities
+        seen = {eid: id(entities[eid].zone) for eid in ids}
+        shown: dict = {}
+        for z in seen.values():
+            shown[z] = shown.get(z, 0) + 1
+        live.seats[player] = _Seat(out, memoryview(out), len(live.log), picked_ids, counted, seen, shown,
+                                   live.variables, marks=[at for at, _ in enc.marks(player, decision, to_act, picked)])
         return out.copy()
     out = seat.out
     log = live.log
@@ -71,13 +83,21 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     if seat.cursor < len(log):
         expanded: set = set()
         places: list = []  # zones whose unchanged items may have changed place
-        ctx = (player, seat.seen, places)
-        for x in log[seat.cursor:]:
-            if type(x) is Entity:
-                _add_entity(x, rows, expanded, ctx)
-            else:
+        seen = seat.seen
+        ctx = (player, seen, places)
+        for x in dict.fromkeys(log[seat.cursor:]):  # each once: a step moves the same few things many times
+            if type(x) is not Entity:
                 _add_zone(x, rows, expanded, ctx)
-        _replace(enc, out, places, rows, seat.seen)
+            elif x.zones and x.zone is not None and seen.get(x.id) == id(x.zone) and can_see(x, player):
+                # seen where it was seen before (a variable set, turned, reordered): what lies on it reads
+                # the same (its holder and whether it is seen are those of this component, unchanged)
+                rows[id(x)] = x
+                if type(x.zone.owner) is Entity:
+                    rows[id(x.zone.owner)] = x.zone.owner
+            else:
+                _add_entity(x, rows, expanded, ctx)
+        if places:
+            _replace(enc, seat.mv, places, rows, seat)
     for eid in seat.picked ^ picked_ids:
         e = state.entities.get(eid)
         if e is not None:
@@ -85,17 +105,45 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     seat.picked = picked_ids
     seat.cursor = len(log)
     if rows:
-        _rewrite(enc, out, seat, player, rows.values(), picked_ids)
+        _rewrite(enc, seat.mv, seat, player, rows.values(), picked_ids)
     variables = seat.variables != live.variables
-    seat.variables = live.variables
-    out[enc.at_decision:] = 0.0
-    enc.tail(out, state, player, decision, to_act, picked, variables)
-    least = min(s.cursor for s in live.seats.values())
-    if least >= _TRIM:
-        del log[:least]
-        for s in live.seats.values():
-            s.cursor -= least
+    if variables:
+        seat.variables = live.variables
+        gv, pvs = state.game_vars, state.player_vars
+        values = [gv.get(name) for name, _ in enc.game_vars] + [pv.get(name) for pv in pvs for name, _ in enc.player_vars]
+        old = seat.values
+        if old is not None:  # only those that changed (mostly one or two) are written again
+            _variables(enc, seat.mv, player, values, old)
+            variables = False
+        seat.values = values
+    if variables:
+        enc.tail(out, state, player, None, None, (), True)
+    mv = seat.mv
+    for at in seat.marks:  # part 4: the last decision's marks cleared, this one's written
+        mv[at] = 0.0
+    marks = enc.marks(player, decision, to_act, picked)
+    for at, value in marks:
+        mv[at] = value
+    seat.marks = [at for at, _ in marks]
+    if len(log) >= _TRIM:
+        least = min(s.cursor for s in live.seats.values())
+        if least >= _TRIM:
+            del log[:least]
+            for s in live.seats.values():
+                s.cursor -= least
     return out.copy()
+
+
+def _variables(enc, out: memoryview, player: int, values: list, old: list) -> None:
+    """Part 3 where the game's and the players' variables (`values`, seats in order) differ from `old`."""
+    g, p, n = len(enc.game_vars), len(enc.player_vars), enc.players
+    for i, (x, y) in enumerate(zip(values, old)):
+        if x != y or type(x) is not type(y):
+            if i < g:
+                out[enc.at_vars + i] = number(x, enc.game_vars[i][1], player, n)
+            else:
+                seat, k = divmod(i - g, p)
+                out[enc.at_vars + g + ((seat - player) % n) * p + k] = number(x, enc.player_vars[k][1], player, n)
 
 
 def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
@@ -147,14 +195,17 @@ def _mode(zone, player: int) -> str:
     return owner_sees if owner == player else others_see
 
 
-def _replace(enc, out: np.ndarray, zones: list, rows: dict, seen: set) -> None:
+def _replace(enc, out: memoryview, zones: list, rows: dict, seat: _Seat) -> None:
     """The place of each seen item of these zones whose row is not rewritten whole."""
     index, width, at = enc.index, enc.width, enc.zone_width + 1
+    seen, shown = seat.seen, seat.shown
     done: set = set()
     for z in zones:
         if id(z) in done:
             continue
         done.add(id(z))
+        if not shown.get(id(z)):  # nothing seen there (a hidden deck): no place to write
+            continue
         items = z.items
         size = len(items)
         for k, x in enumerate(items):
@@ -174,46 +225,46 @@ def _where_counted(enc, e, player: int):
     return enc.at_counts + enc.counted[key]
 
 
-def _counted(enc, state, player: int) -> dict:
-    out = {}
-    for e in state.entities.values():
-        if e.zone is not None and not can_see(e, player):
-            at = _where_counted(enc, e, player)
-            if at is not None:
-                out[id(e)] = at
-    return out
-
-
-def _rewrite(enc, out: np.ndarray, seat: _Seat, player: int, entities, picked_ids) -> None:
+def _rewrite(enc, out: memoryview, seat: _Seat, player: int, entities, picked_ids) -> None:
     """The rows of these components as `Encoder.encode` writes them, and their part in the unseen counts."""
     n, width, index, slots, zw = enc.players, enc.width, enc.index, enc.slots, enc.zone_width
     N = len(enc.ids)
-    counted = seat.counted
-    base = zw + 5
+    counted, seen, shown = seat.counted, seat.seen, seat.shown
+    zero = enc.zero_row
+    evars = [(zw + 5 + j, name, t) for j, (name, t) in enumerate(enc.entity_vars)]
+    zslots = seat.slots
     places: dict = {}
     for e in entities:
         row = index[e.id] * width
-        out[row:row + width] = 0.0
+        out[row:row + width] = zero
         was = counted.pop(id(e), None)
         if was is not None:
             out[was] -= 1.0
+        was = seen.pop(e.id, None)
+        if was is not None:
+            shown[was] -= 1
         if not can_see(e, player):
-            seat.seen.discard(e.id)
             out[row] = 1.0
             at = _where_counted(enc, e, player)
             if at is not None:
                 counted[id(e)] = at
                 out[at] += 1.0
             continue
-        seat.seen.add(e.id)
         zone = e.zone
+        seen[e.id] = id(zone)
+        shown[id(zone)] = shown.get(id(zone), 0) + 1
         owner = zone.owner
+        slot = zslots.get(id(zone))
+        if slot is None:
+            if type(owner) is Entity:
+                slot = slots[(zone.name, "on")]
+            elif owner is None:
+                slot = slots[(zone.name, None)]
+            else:
+                slot = slots[(zone.name, (owner - player) % n)]
+            zslots[id(zone)] = slot
         if type(owner) is Entity:
-            slot, on = slots[(zone.name, "on")], (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
-        elif owner is None:
-            slot, on = slots[(zone.name, None)], 0.0
-        else:
-            slot, on = slots[(zone.name, (owner - player) % n)], 0.0
+            out[row + zw] = (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
         items = zone.items
         if len(items) < 16:
             place = items.index(e)
@@ -223,7 +274,6 @@ def _rewrite(enc, out: np.ndarray, seat: _Seat, player: int, entities, picked_id
                 found = places[id(zone)] = {id(x): k for k, x in enumerate(items)}
             place = found[id(e)]
         out[row + slot] = 1.0
-        out[row + zw] = on
         out[row + zw + 1] = place / len(items)
         if e.face_down:
             out[row + zw + 2] = 1.0
@@ -235,13 +285,13 @@ def _rewrite(enc, out: np.ndarray, seat: _Seat, player: int, entities, picked_id
                 for x in z.items:
                     if not can_see(x, player):
                         under += 1
-            out[row + zw + 4] = under
+            out[row + zw + 4] = float(under)
         v = e.vars
         if v:
-            for j, (name, t) in enumerate(enc.entity_vars):
+            for at, name, t in evars:
                 x = v.get(name)
                 if x is not None and x is not False and x != 0:
-                    out[row + base + j] = number(x, t, player, n)
+                    out[row + at] = number(x, t, player, n)
 
 
 def number(value, t: str, player: int, n: int) -> float:

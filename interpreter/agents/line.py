@@ -22,7 +22,6 @@ import weakref
 from dataclasses import dataclass, field
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from dsl.translations import Message
 from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.core.state import Entity
@@ -30,7 +29,8 @@ from interpreter.runtime.session import Session, new_state
 from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see
-from interpreter.present.words import Presenter, prompt, telling
+from interpreter.present.words import Presenter, prompt
+from interpreter.agents.record import asked, named as _named, said, told, worded
 
 HIDDEN = "(hidden)"
 # Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
@@ -61,6 +61,7 @@ class Line:
         self.answers: list[int] = []
         self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
+        self.taken: list[int] = [0] * players  # per player: decisions it has taken (the information-state tensor)
         self.picked: list[str] = []  # labels the decider picked so far in the pending multi-pick (its own)
         self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
@@ -74,6 +75,11 @@ class Line:
         self._cache: dict = {}
 
     # ------------------------------------------------------------ the live engine
+    @property
+    def _prompts(self) -> dict:
+        """The game's questions already put into words (`record.asked`), shared by every line of the game."""
+        return self.game.derived.setdefault("prompts", {})
+
     @property
     def session(self) -> Session:
         if self._session is None:
@@ -114,24 +120,27 @@ class Line:
         self._recorded = True
         return session
 
-    def _hear(self, to, text: str) -> None:
-        self.events.append(("told", to, text))
-
     def _account(self):
-        """The runtime's listener: each line told is put into words (and, in a real game, the components
-        it names are noted as seen by those who read them: a card revealed and put back is known)."""
-        hear = telling(self._hear)
-        if self.seen is None:
-            return hear
+        """The runtime's listener: each line told is recorded (`record.told`: put into words when read, or
+        at once where its words could change) and, in a real game, the components it names are noted as
+        seen by those who read them (a card revealed and put back is known). It holds the line's lists, not
+        the line: a copy thrown away is then freed at once, not left to the garbage collector."""
+        events, answers, seen, players = self.events, self.answers, self.seen, self.players
+        names = self.game.derived.setdefault("told names", {})  # stand-ins of components (`record._detach`)
 
-        def account(to, text, state, viewer) -> None:
-            hear(to, text, state, viewer)
-            now = len(self.answers)
+        if seen is None:
+            def account(to, text, state, viewer) -> None:
+                events.append(("told", to, told(text, state, viewer, names)))
+            return account
+
+        def tracked(to, text, state, viewer) -> None:
+            events.append(("told", to, told(text, state, viewer, names)))
+            now = len(answers)
             for e in _named(text):
                 if can_see(e, viewer):
-                    for p in (range(self.players) if to is None else (to,)):
-                        self.seen[p][e.id] = now
-        return account
+                    for p in (range(players) if to is None else (to,)):
+                        seen[p][e.id] = now
+        return tracked
 
     def copy(self) -> "Line":
         """The same game at the same point, with an engine of its own (`Session.copy`: no replay)."""
@@ -139,7 +148,7 @@ class Line:
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
         new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
         new.answers, new.steps, new.events = list(self.answers), list(self.steps), list(self.events)
-        new.labels = list(self.labels)
+        new.labels, new.taken = list(self.labels), list(self.taken)
         new.picked = list(self.picked)
         new.seen = None if self.seen is None else [dict(s) for s in self.seen]
         new._recorded = True
@@ -165,8 +174,9 @@ class Line:
         copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
         process while this line lives at the same point, the copy copies its engine instead."""
         data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
-                                                "steps", "labels", "events", "seen", "told", "picked")}
+                                                "steps", "labels", "events", "seen", "told", "picked", "taken")}
         data["game"] = str(self.game.content.root)
+        data["events"] = worded(self.events, lambda: self.session.state)  # words, not the state they were told in
         token = f"{id(self)}:{len(self.answers)}"
         _LIVE[token] = self
         data["live"] = token
@@ -189,41 +199,50 @@ class Line:
     # ------------------------------------------------------------ playing
     @property
     def decision(self):
-        return self.session.pending
+        return (self._session or self.session).pending
 
     @property
     def finished(self) -> bool:
-        return self.session.pending is None
+        return (self._session or self.session).pending is None
 
     def to_act(self) -> int:
         """The seat that answers the pending decision (a decision naming nobody falls to the first seat)."""
-        d = self.session.pending
+        d = (self._session or self.session).pending
         return d.player if d is not None and d.player is not None else 0
 
     def apply(self, index: int) -> None:
-        session = self.session
+        session = self._session or self.session
         d = session.pending
         if d is None:
             raise IllegalDecision(_nothing(), index)
         index = d.index_of(int(index))
-        who = self.to_act()
+        who = 0 if d.player is None else d.player
+        state = session.state
         if self.seen is not None:
             now = len(self.answers)
-            for seen, ids in zip(self.seen, seen_by_each(session.state, range(self.players))):
+            for seen, ids in zip(self.seen, seen_by_each(state, range(self.players))):
                 seen.update(dict.fromkeys(ids, now))
         label = d.label(index)
-        self.steps.append((who, d.secret, prompt(d), shown_label(session.state, label, who)))
+        value = d.values[index]
+        shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
+        self.steps.append((who, d.secret, asked(d, self._prompts), shown))
+        self.taken[who] += 1
         self.labels.append(label)
-        self.events.append(("step", len(self.answers)))
-        self.answers.append(index)
-        self._cache.clear()
-        _clock(session.state, len(self.answers))
+        answers = self.answers
+        self.events.append(("step", len(answers)))
+        answers.append(index)
+        if self._cache:
+            self._cache.clear()
+        if type(state.rng) is not random.Random:
+            _clock(state, len(answers))
         session.answer(index)
-        following = session.pending
-        if d.kind == "pick" and label != "done" and following is not None and following.kind == "pick" \
-                and following.player == d.player and following.question.source == d.question.source:
-            self.picked = self.picked + [label]  # the same multi-pick goes on
-        else:
+        if d.kind == "pick":
+            following = session.pending
+            if label != "done" and following is not None and following.kind == "pick" \
+                    and following.player == d.player and following.question.source == d.question.source:
+                self.picked = self.picked + [label]  # the same multi-pick goes on
+                return
+        if self.picked:
             self.picked = []
 
     def returns(self) -> list[float]:
@@ -280,7 +299,7 @@ class Line:
     def part(self, event: tuple, player: int) -> str | None:
         """One event as `player` knows it, or None if it was not told to that player."""
         if event[0] == "told":
-            return event[2] if event[1] is None or event[1] == player else None
+            return said(event[2], self.session.state) if event[1] is None or event[1] == player else None
         who, secret, prompt, label = self.steps[event[1]]
         if who == player:
             return f"you, to '{prompt}': {label}"
@@ -291,20 +310,6 @@ class Line:
         if key not in self._cache:
             self._cache[key] = "\n".join(self.record(player)) + "\n--- now ---\n" + self.observation(player)
         return self._cache[key]
-
-
-def _named(text):
-    """The components a told line names (its values: `Presenter.words` renders them through the view)."""
-    if not text:
-        return
-    values = text[1:] if isinstance(text[0], Message) else [p for p in text if not isinstance(p, str)]
-    stack = [v for v, _ in values]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Entity):
-            yield v
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
 
 
 # ---------------------------------------------------------------- rendering through a view
@@ -328,6 +333,9 @@ def seen_by_each(state, players) -> list[set]:
 def shown_label(state, label: str, player: int) -> str:
     """A label as `player` may read it: the ids of components it cannot see read '(hidden)'."""
     entities = state.entities
+    if " " not in label:  # one word (most labels): a component's id or none
+        e = entities.get(label)
+        return label if e is None or can_see(e, player) else HIDDEN
     if not any(token in entities for token in label.split(" ")):
         return label
     return " ".join(HIDDEN if token in entities and not can_see(entities[token], player) else token

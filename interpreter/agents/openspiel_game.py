@@ -53,6 +53,9 @@ MAX_ACTIONS = 512
 MAX_GAME_LENGTH = 100_000
 ACTIONS = ("fixed", "indices")
 _registered: dict = {}  # game folder -> its OpenSpiel short name (pyspiel's registry is process-wide too)
+# a game's name as `load_game` was given it -> (its short name, the compiled game): finding the folder on disk
+# each time cost more than an engine game's setup, and bots load a game per seed
+_loaded: dict = {}
 
 
 def short_name(game_name: str) -> str:
@@ -109,8 +112,10 @@ def register_all() -> list[str]:
 
 def load_game(game_name: str, players: int | None = None, seed: int = 0, variants=(), **params):
     """The content game as a pyspiel game, with its parameters checked (a USAGE error, never a traceback)."""
-    name = register(game_name)
-    compiled = load_compiled(game_name)
+    found = _loaded.get(game_name)
+    if found is None:
+        found = _loaded[game_name] = (register(game_name), load_compiled(game_name))
+    name, compiled = found
     spec = compiled.content.manifest["players"]
     players = players or spec.get("default") or spec["min"]
     if not spec["min"] <= players <= spec["max"]:
@@ -134,11 +139,13 @@ def _parts(name: str, players: int) -> tuple:
 
 
 class RulesGame(pyspiel.Game):
-    GAME_TYPE = GAME_NAME = DEFAULTS = None  # set for each game by `register`
+    GAME_TYPE = GAME_NAME = DEFAULTS = COMPILED = None  # set for each game by `register` (COMPILED when first made)
 
     def __init__(self, params: dict | None = None):
         params = {**self.DEFAULTS, **(params or {})}
-        self.compiled = load_compiled(self.GAME_NAME)
+        if self.COMPILED is None:  # once per game class (a game per seed need not find its folder again)
+            type(self).COMPILED = load_compiled(self.GAME_NAME)
+        self.compiled = self.COMPILED
         self.players = int(params["players"])
         self.seed = int(params["seed"])
         self.variants = tuple(v for v in str(params["variants"]).split(",") if v)
@@ -157,10 +164,14 @@ class RulesGame(pyspiel.Game):
         self._initial: dict = {}  # the game as set up, once per kind of line
 
     def new_initial_state(self, track: bool = True):
-        # a copy of one set-up game (Session.copy) rather than setting it up again each time
+        # the first state is set up; later ones copy one set-up game (Session.copy, cheaper than setting up
+        # again): a game made for one state (a game per seed) pays no copy
         key = "tracked" if track else "untracked"
         first = self._initial.get(key)
         if first is None:
+            self._initial[key] = False
+            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track))
+        if first is False:
             first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
@@ -207,6 +218,11 @@ class RulesState(pyspiel.State):
         if self.line.finished:
             return pyspiel.PlayerId.TERMINAL
         return self.line.to_act()
+
+    def legal_actions(self, player=None):
+        """As pyspiel's (the current player's by default; none for another player or at the end), answered
+        here rather than through pyspiel's C++ wrapper, which calls back into Python several times."""
+        return self._legal_actions(self.current_player() if player is None else player)
 
     def _legal_actions(self, player):
         d = self.line.decision
@@ -281,10 +297,7 @@ class RulesState(pyspiel.State):
         player = self.current_player() if player is None else player
         line, enc = self.line, self.get_game().encoder
         seen = line.seen[player] if line.seen is not None else None
-        counts = [0] * line.players
-        for who, *_ in line.steps:
-            counts[who] += 1
-        return enc.encode_info(line.session.state, player, seen, counts, decision=line.decision,
+        return enc.encode_info(line.session.state, player, seen, line.taken, decision=line.decision,
                                to_act=None if line.finished else line.to_act(), picked=self.picked(player))
 
     def observation_string(self, player=None):

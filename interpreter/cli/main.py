@@ -401,7 +401,8 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     from interpreter.cli.play import choose_language
-    from interpreter.present.explain import entries_in_words, entry_lines, phrase
+    from interpreter.present.explain import entries_in_words, entry_lines
+    from interpreter.present.phrases import say
     from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
     if args.at is not None and args.why is None:
@@ -420,7 +421,7 @@ def cmd_explain(args) -> int:
         print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
         if not entries:
-            print(phrase(lang, "nothing in game" if args.decision is None and args.event is None else "nothing there"))
+            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
         for entry in entries:
             print("\n".join(entry_lines(entry, lang)))
     if not outcome.matches:  # the trace covers only the part that replayed

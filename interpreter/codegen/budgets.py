@@ -160,8 +160,12 @@ def spend(rt, n: int, what: str = "loop steps") -> None:
 
 def loop_items(rt, value) -> list:
     """A `for` loop goes through a copy, so moving what it goes through cannot upset it."""
-    seq = list(items(value))
-    spend(rt, len(seq))
+    t = type(value)
+    seq = list(value.items if t is Zone else (value if t is list else items(value)))
+    n = len(seq)
+    if rt.steps + n > STEP_LIMIT:
+        spend(rt, n)
+    rt.steps += n
     return seq
 
 
@@ -184,7 +188,7 @@ def each_of(rt, value):
 
 def contains(rt, x, seq) -> bool:
     """`x in C`: a scan of C, counted as steps."""
-    seq = items(seq)
+    seq = seq if type(seq) is list else items(seq)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, f"elements 'in' looked through ({len(seq):,} here)")

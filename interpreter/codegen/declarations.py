@@ -15,6 +15,7 @@ from dsl.loader import GameContent, all_decls
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
+from interpreter.codegen.zone_pure import root_zone
 from interpreter.codegen.source import FUNC, LOCAL, PROC, Writer, literal, mangle, run_source
 from interpreter.codegen.statements import Statements
 
@@ -214,7 +215,23 @@ class Unit:
             func = Func(decl.name, [p.name for p in decl.params])
             self.game.card_funcs.setdefault(owner, {})[decl.name] = func
             self.bind(name, func, "fn")
-        w.line(f"return {Expressions(self.game, bound).expr(decl.expr)}")
+        value = Expressions(self.game, bound).expr(decl.expr)
+        root = root_zone(decl, value) if owner is not None else None
+        if root is not None:
+            # kept until what lies in that zone changes (codegen.zone_pure); a seat out of range is left to fail
+            # as the expression itself fails
+            zone, player = root
+            key = f"({literal(self.filename + name)}, {mangle(LOCAL, 'this')}, {', '.join(mangle(LOCAL, p.name) for p in decl.params)})"
+            z, kept, v = w.temp(), w.temp(), w.temp()
+            w.line(f"if {player} in rt.seats:")
+            w.line(f"    {z} = rt.pz[{zone}][{player}]")
+            w.line(f"    {kept} = rt.zone_memo.get({key})")
+            w.line(f"    if {kept} is not None and {kept}[0] is {z} and {kept}[1] == {z}.stamp:")
+            w.line(f"        return {kept}[2]")
+            w.line(f"    {v} = {value}")
+            w.line(f"    rt.zone_memo[{key}] = ({z}, {z}.stamp, {v})")
+            w.line(f"    return {v}")
+        w.line(f"return {value}")
         _count_call(w, only_if_calls=True)
 
     def hook(self, decl, owner: str | None, captured: list, temporary: bool = False) -> Hook:
@@ -230,6 +247,7 @@ class Unit:
         if owner is not None or "this" in captured:
             names.add("this")
         if decl.cond is not None:
+            hook.guard = _this_guard(decl.cond, hook.pattern) if owner is not None and kind == "modifier" else None
             bound = names | ({"value"} if kind == "modifier" else set())
             self.hook_function(hook, "cond", bound, decl.cond.span, lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.cond)}"))
         if kind == "modifier":
@@ -307,7 +325,7 @@ class Unit:
 
 # A call the generated code makes: a function, card function or procedure of the rule text (mangled names
 # always start with one of these prefixes), directly or through the runtime.
-_CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke)")
+_CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke|event\()")
 
 
 def _count_call(w, only_if_calls: bool = False) -> None:
@@ -326,6 +344,26 @@ def _measured(game) -> set:
     """The procedures whose calls measure a game's length (the manifest's `report: length`)."""
     length = (game.content.manifest.get("report") or {}).get("length") or {}
     return {entry["calls"] for entry in length.values() if isinstance(entry, dict) and isinstance(entry.get("calls"), str)}
+
+
+def _this_guard(cond, pattern: list) -> int | None:
+    """The position of the pattern's parameter that a modifier's condition first requires to be its own
+    component (`modify f(a) if a == this and ...`), or None. The resolver passes over the ability for any
+    other argument without building it as a candidate: the condition could only be false there."""
+    while isinstance(cond, ast.Binary) and cond.op == "and":
+        cond = cond.left
+    if not (isinstance(cond, ast.Binary) and cond.op == "=="):
+        return None
+    sides = [cond.left, cond.right]
+    if not all(isinstance(x, ast.Name) for x in sides):
+        return None
+    names = [x.id for x in sides]
+    if "this" not in names:
+        return None
+    other = names[1] if names[0] == "this" else names[0]
+    if other in ("this", "_", "you") or pattern.count(other) != 1:
+        return None
+    return pattern.index(other)
 
 
 def _draws(expr) -> bool:

@@ -208,7 +208,12 @@ class Expressions:
 
     def e_Index(self, node) -> str:
         if node.obj.type.startswith("list["):
-            return f"_at({self.expr(node.obj)}, {self.expr(node.key)})"
+            obj, key = self.expr(node.obj), self.expr(node.key)
+            if _plain_local(node.obj) and _plain_local(node.key) and node.key.type in ("number", "player"):
+                # `scores[q]` in a loop over the players: read in place when the index lies in the list
+                # (a number or none, so the test cannot fail); `_at` says what is wrong otherwise
+                return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}))"
+            return f"_at({obj}, {key})"
         return f"_index({self.expr(node.obj)}, {self.expr(node.key)})"
 
     def e_Method(self, node) -> str:
@@ -451,6 +456,11 @@ def _function_decls(game) -> dict:
                 if isinstance(d, ast.Function):
                     found.setdefault(d.name, []).append(d)
     return found
+
+
+def _plain_local(node) -> bool:
+    """A local variable of the rule text (read twice at no cost and with no effect)."""
+    return isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "local" and node.id != "you"
 
 
 def _simple(node) -> bool:

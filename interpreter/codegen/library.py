@@ -12,7 +12,7 @@ from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part o
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import EVERYONE, Entity, Zone, holder
+from interpreter.core.state import EVERYONE, Entity, Zone, holder, touch
 
 
 # ---------------------------------------------------------------- collections
@@ -56,7 +56,7 @@ def count(x) -> int:
 
 
 def total(rt, x) -> int:
-    seq = items(x)
+    seq = x if type(x) is list else items(x)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'sum' went through")
@@ -81,7 +81,7 @@ def b_min(*values):
 
 
 def max1(rt, seq):
-    seq = items(seq)
+    seq = seq if type(seq) is list else items(seq)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'max' went through")
@@ -89,7 +89,7 @@ def max1(rt, seq):
 
 
 def min1(rt, seq):
-    seq = items(seq)
+    seq = seq if type(seq) is list else items(seq)
     rt.steps += len(seq)
     if rt.steps > STEP_LIMIT:
         spend(rt, 0, "elements 'min' went through")
@@ -201,6 +201,8 @@ def b_random(rt, coll, k=None):
 
 
 def seat(rt, p) -> int:
+    if type(p) is int and 0 <= p < rt.state.players:
+        return p
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < rt.state.players:
         raise RuntimeError(f"{_what(p)} is not a player of this game")
     return p
@@ -217,6 +219,8 @@ def b_prev(rt, p):
 def neighbors(rt, p) -> list:
     n = rt.state.players
     p = seat(rt, p)
+    if n >= 3:  # the player before and the one after, two others
+        return [(p - 1) % n, (p + 1) % n]
     return list(dict.fromkeys(q for q in ((p - 1) % n, (p + 1) % n) if q != p))
 
 
@@ -227,7 +231,7 @@ def distance(rt, a, b) -> int:
 def players_from(rt, p) -> list:
     n = rt.state.players
     p = seat(rt, p)
-    return [(p + i) % n for i in range(n)]
+    return [*range(p, n), *range(p)]
 
 
 def b_holder(x):
@@ -293,6 +297,7 @@ def shuffle(rt, zone) -> None:
         raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
     rt.version += 1
     rt.state.rng.shuffle(zone.items)
+    touch(zone)
     if rt.change_watchers:
         rt.changed(zone)
 
@@ -405,10 +410,13 @@ def suppose(rt, moves: list, then):
     finally:
         rt.version += 1
         rt.moves += 1
+        rt.ability_epoch += 1
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
+            touch(e.zone)
             if old is not None:
                 old.items.insert(position, e)
+                touch(old)
             moved_to = e.zone
             e.zone = old
             e.face_down, e.seen_by = face_down, seen_by
@@ -477,8 +485,14 @@ class MenuChoice:
         return hash((self.name, self.args))
 
     def __str__(self) -> str:
-        players = self.option[2]
-        return " ".join([self.name, *(player_label(a) if i in players else label_of(a) for i, a in enumerate(self.args))])
+        option, bound = self.option, self.bound
+        shown, players = option[1], option[2]
+        if not shown:
+            return option[0]
+        parts = [option[0]]
+        for i, j in enumerate(shown):
+            parts.append(player_label(bound[j]) if i in players else label_of(bound[j]))
+        return " ".join(parts)
 
 
 # ---------------------------------------------------------------- text

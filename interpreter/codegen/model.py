@@ -39,6 +39,13 @@ class Hook:
     expr: object = None  # modifier: fn(rt, b) -> the new value (b["value"] holds the old one)
     yields: bool = False
     zones: tuple | None = None  # card abilities: where the card must lie (`in ZONE, ...`); None: its kind's active_in
+    guard: int | None = None  # a card's modifier: the argument its condition first requires to be the card itself
+
+    def __post_init__(self) -> None:
+        # The pattern read once for the resolver, which matches it against every event's arguments:
+        # the positions that must be the ability's own component, and (position, name) of those it binds.
+        self.this_at = tuple(i for i, n in enumerate(self.pattern) if n == "this")
+        self.binds = tuple((i, n) for i, n in enumerate(self.pattern) if n not in ("_", "this"))
 
 
 @dataclass
@@ -54,20 +61,27 @@ class CompiledGame:
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
     hook_index: dict = field(default_factory=dict)  # built by the resolver once per game
+    active_in: dict | None = None  # kind -> the zones where its abilities work (resolver)
+    ability_records: dict = field(default_factory=dict)  # record -> events of its abilities found by where it lies (resolver)
     memoizable: set = field(default_factory=set)  # modified functions that draw no random numbers
     watchers: list = field(default_factory=list)  # `whenever` conditions, as hooks of kind "watcher"
     watchers_declared: bool = False
     function_decls: dict = field(default_factory=dict)  # name -> every Function declaration of it (codegen)
     partial_attributes: frozenset | None = None  # attributes some records lack, without a default (codegen)
     resumer: object = None  # runtime.snapshot.Resumer: how suspended procedures are copied (built when first needed)
+    start_states: dict = field(default_factory=dict)  # (players, variants) -> the state before setup (runtime.start)
+    card_table: object = None  # CardFunctions, made when first asked for (card_functions)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
 
     @property
     def card_functions(self) -> "CardFunctions":
-        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one."""
-        table = CardFunctions()
-        for record, funcs in self.card_funcs.items():
-            table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
+        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one.
+        Made once (after compiling) and shared by every game's runtime, which only reads it."""
+        table = self.card_table
+        if table is None:
+            table = self.card_table = CardFunctions()
+            for record, funcs in self.card_funcs.items():
+                table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
         return table
 
     def span_at(self, filename: str, line: int):

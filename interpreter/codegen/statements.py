@@ -7,12 +7,13 @@ own, given the locals they may read as arguments, so they see a copy, as the lan
 """
 from __future__ import annotations
 
+import ast as pyast
 from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
-from interpreter.codegen.source import PROC, literal, mangle
+from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
 
@@ -64,7 +65,7 @@ class Statements:
             return f"(yield from {src})" if yields else src
         packed = "[" + ", ".join(args) + "]"
         if yields:
-            return f"(yield from rt.invoke({literal(name)}, {packed}))"
+            return f"(yield from rt.event({literal(name)}, {packed}))"
         return f"rt.invoke_plain({literal(name)}, {packed})"
 
     def is_proc_call(self, node) -> bool:
@@ -267,10 +268,23 @@ class Statements:
             names = [b.var for b in opt.bindings]
             ex = Expressions(self.game, self.bound | set(names))
             args = ", ".join(ex.local(n) for n in names)
-            entries.append(f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)")
+            entry = f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)"
+            # words of the bound values alone are made once, as the module runs, not at every question
+            entries.append(self.module_constant(entry, s.span) if _closed(entry) else entry)
+        if all(_closed(e) for e in entries):
+            return self.module_constant(f"({''.join(e + ', ' for e in entries)})", s.span)
         temp = self.w.temp()
         self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
         return temp
+
+    def module_constant(self, source: str, span) -> str:
+        """A name for a value made once as the module runs (the source reads only constants and helpers)."""
+        name = self.unit.new_name("k_")
+        line = Writer(self.unit.filename)
+        line.span = span
+        line.line(f"{name} = {source}")
+        self.unit.writers.append(line)
+        return name
 
     def enumerate_option(self, k: int, opt, entries: str) -> None:
         w = self.w
@@ -380,3 +394,12 @@ def _leaf(node) -> bool:
             return False
         todo.extend(ast.children(n))
     return True
+
+
+def _closed(source: str) -> bool:
+    """Does this generated expression read only its own lambdas' parameters, constants and helpers
+    (no local of the procedure, nor `rt`)?"""
+    tree = pyast.parse(source, mode="eval")
+    bound = {a.arg for n in pyast.walk(tree) if isinstance(n, pyast.Lambda) for a in n.args.args}
+    bound |= {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)}
+    return all(n.id in bound or n.id.startswith(("k_", "_")) for n in pyast.walk(tree) if isinstance(n, pyast.Name))

@@ -36,13 +36,16 @@ EVERYONE = -1  # Entity.seen_by of a revealed component: every reader sees it wh
 
 
 class Zone:
-    __slots__ = ("name", "owner", "visibility", "items")
+    __slots__ = ("name", "owner", "visibility", "items", "stamp")
 
     def __init__(self, name: str, owner, visibility: tuple):
         self.name = name
         self.owner = owner  # None (the game), a seat number, or an Entity
         self.visibility = visibility  # (what the owner sees, what others see): "all", "top" or "none" each
         self.items: list = []
+        # bumped whenever what lies in it changes, or what lies in a zone on a component lying in it (touch):
+        # a value computed from what lies there is good while the stamp stays (codegen.zone_pure)
+        self.stamp = 0
 
     @property
     def key(self) -> str:
@@ -63,6 +66,18 @@ class Zone:
 
     def __repr__(self) -> str:
         return f"<zone {self.key}>"
+
+
+def touch(zone) -> None:
+    """What lies in `zone` changed: its stamp and those of the zones it lies in (through components) move on."""
+    seen = 0
+    while zone is not None and seen < 64:
+        zone.stamp += 1
+        owner = zone.owner
+        if type(owner) is not Entity:
+            return
+        zone = owner.zone
+        seen += 1
 
 
 def holder(entity) -> int | None:
@@ -88,7 +103,6 @@ class State:
         self.variants = tuple(variants)
         self.rng = random.Random(seed)
         self.entities: dict[str, Entity] = {}
-        self.by_record: dict[str, list] = {}
         self.game_zones: dict[str, Zone] = {}
         self.player_zones: dict[str, list] = {}
         self.game_vars: dict = {}
@@ -132,8 +146,15 @@ class State:
         # every component has each entity-scoped zone from the start, so rules read them without a check
         e.zones = {name: Zone(name, e, visibility) for name, visibility in self._entity_zones}
         self.entities[eid] = e
-        self.by_record.setdefault(record_id, []).append(e)
         return e
+
+    @property
+    def by_record(self) -> dict:
+        """record id -> its components, in the order they were made (made when asked: nothing keeps it)."""
+        out: dict = {}
+        for e in self.entities.values():
+            out.setdefault(e.record_id, []).append(e)
+        return out
 
     def zone(self, name: str, owner=None) -> Zone:
         if owner is None:
@@ -165,11 +186,13 @@ class State:
         old = entity.zone
         if old is not None:
             old.items.remove(entity)
+            touch(old)
         if at_top:
             zone.items.insert(0, entity)
         else:
             zone.items.append(entity)
         entity.zone = zone
+        touch(zone)
 
     # ---------------------------------------------------------------- JSON
     def to_json(self) -> dict:

@@ -11,41 +11,11 @@ from __future__ import annotations
 
 import json
 
+from interpreter.present.phrases import say
 from interpreter.present.why import Author
 from interpreter.runtime.session import NOT_HELD
 
-_WORDS = {
-    "trigger": {"en": "trigger", "ru": "срабатывание"},
-    "replacement": {"en": "replacement", "ru": "замена"},
-    "modifier": {"en": "modifier", "ru": "модификатор"},
-    "entry": {"en": "{kind} on {call}, {where}{note}:", "ru": "{kind}: {call}, {where}{note}:"},
-    "after decision": {"en": "after decision {n}", "ru": "после решения {n}"},
-    "before the first": {"en": "before the first decision", "ru": "до первого решения"},
-    "becomes": {"en": ": {before} becomes {after}", "ru": ": {before} → {after}"},
-    "last has the word": {"en": " (applied last to first: the first listed has the final word)",
-                          "ru": " (применяются с последнего: решающее слово за первым в списке)"},
-    "waiting": {"en": " ({n} more waiting)", "ru": " (ждут ещё: {n})"},
-    "times": {"en": " ({n} times)", "ru": " ({n} раз)"},
-    "item": {"en": "  {mark}: {source} (controller {who}; {key}) at {at}{result}",
-             "ru": "  {mark}: {source} (контролирует {who}; {key}) — {at}{result}"},
-    "runs": {"en": "runs", "ru": "срабатывает"},
-    "waits": {"en": "waits", "ru": "ждёт"},
-    "rules": {"en": "the rules", "ru": "правила"},
-    "card": {"en": "card", "ru": "карта"},
-    "timing": {"en": "timing", "ru": "время"},
-    "source": {"en": "source", "ru": "источник"},
-    "kind": {"en": "kind", "ru": "вид"},
-    "player order": {"en": "player order", "ru": "порядок игроков"},
-    "idle": {"en": "  ({n} more whose condition does not hold)", "ru": "  (ещё {n}: условие не выполнено)"},
-    "nothing in game": {"en": "no trigger, replacement or modifier fired in this game",
-                        "ru": "в этой игре не сработало ни одно свойство, замена или модификатор"},
-    "nothing there": {"en": "nothing fired there", "ru": "там ничего не сработало"},
-}
 
-
-def phrase(lang: str, name: str, **values) -> str:
-    forms = _WORDS[name]
-    return forms.get(lang, forms["en"]).format(**values)
 
 
 def entries_in_words(trace: list, state, lang: str, everything: bool = False) -> list[dict]:
@@ -66,11 +36,11 @@ def entries_in_words(trace: list, state, lang: str, everything: bool = False) ->
                 idle += 1
                 continue
             source = raw["sources"][n] if n < len(raw.get("sources", [])) else None
-            worded = {"source": pr.value(source) if source is not None else phrase(lang, "rules"),
+            worded = {"source": pr.value(source) if source is not None else say(lang, "explain rules"),
                       "source_id": item["source"],
                       "controller": pr.player(item["controller"], False) if item["controller"] is not None else None,
                       "timing": pr.word(item["timing"]), "at": item["at"],
-                      "key": {phrase(lang, k): _key_value(pr, lang, k, v) for k, v in item["key"].items()}}
+                      "key": {say(lang, "explain " + k): _key_value(pr, lang, k, v) for k, v in item["key"].items()}}
             if "result" in item:
                 worded["result"] = item["result"] if _idle(result) else pr.value(result)
             order.append(worded)
@@ -96,7 +66,7 @@ def _idle(result) -> bool:
 
 def _key_value(pr, lang: str, part: str, value):
     if part == "source":
-        return phrase(lang, "card") if value == "card" else phrase(lang, "rules")
+        return say(lang, "explain card") if value == "card" else say(lang, "explain rules")
     if part in ("timing", "kind") and isinstance(value, str) and value != "-":
         return pr.word(value)
     return value
@@ -105,22 +75,22 @@ def _key_value(pr, lang: str, part: str, value):
 def entry_lines(entry: dict, lang: str) -> list[str]:
     call = f"{entry['event']} ({', '.join(entry['args'])})" if entry["args"] else entry["event"]
     n = entry["decision"]
-    where = phrase(lang, "after decision", n=n) if n else phrase(lang, "before the first")
+    where = say(lang, "explain after decision", n=n) if n else say(lang, "explain before the first")
     if entry["kind"] == "modifier":
-        note = phrase(lang, "becomes", before=entry["before"], after=entry["after"])
+        note = say(lang, "explain becomes", before=entry["before"], after=entry["after"])
         if len(entry["order"]) > 1:
-            note += phrase(lang, "last has the word")
+            note += say(lang, "explain last has the word")
     else:
-        note = phrase(lang, "waiting", n=len(entry["order"]) - 1) if len(entry["order"]) > 1 else ""
+        note = say(lang, "explain waiting", n=len(entry["order"]) - 1) if len(entry["order"]) > 1 else ""
     if entry["times"] > 1:
-        note += phrase(lang, "times", n=entry["times"])
-    lines = [phrase(lang, "entry", kind=phrase(lang, entry["kind"]), call=call, where=where, note=note)]
+        note += say(lang, "explain times", n=entry["times"])
+    lines = [say(lang, "explain entry", kind=say(lang, "explain " + entry["kind"]), call=call, where=where, note=note)]
     for i, item in enumerate(entry["order"], 1):
-        mark = str(i) if entry["kind"] == "modifier" else phrase(lang, "runs" if i == 1 else "waits")
+        mark = str(i) if entry["kind"] == "modifier" else say(lang, "explain runs" if i == 1 else "explain waits")
         key = ", ".join(f"{k} {v}" for k, v in item["key"].items())
         result = f" -> {item['result']}" if "result" in item else ""
         who = item["controller"] or "—"
-        lines.append(phrase(lang, "item", mark=mark, source=item["source"], who=who, key=key, at=item["at"], result=result))
+        lines.append(say(lang, "explain item", mark=mark, source=item["source"], who=who, key=key, at=item["at"], result=result))
     if entry.get("not_applying"):
-        lines.append(phrase(lang, "idle", n=entry["not_applying"]))
+        lines.append(say(lang, "explain idle", n=entry["not_applying"]))
     return lines

@@ -22,6 +22,7 @@ from dsl.parser import parse_expression
 from interpreter.codegen import compile_expression
 from interpreter.codegen.library import items
 from interpreter.core.state import Entity, Zone
+from interpreter.present.phrases import say
 from interpreter.present.words import Presenter, entity_name
 
 MAX_ITEMS = 24  # items of a sum or a list shown one by one; the rest are counted
@@ -72,22 +73,7 @@ class Author(Presenter):
         return self.told_apart(e, entity_name(e, self.lang))
 
 
-_WORDS = {
-    "before": {"en": "before modifiers", "ru": "до модификаторов"},
-    "modifier": {"en": "modifier of {source}", "ru": "модификатор: {source}"},
-    "rules": {"en": "the rules", "ru": "правила"},
-    "controlled": {"en": "{card}, {player}", "ru": "{card}, {player}"},
-    "more": {"en": "and {n} more", "ru": "и ещё {n}"},
-    "counted": {"en": "counted: {items}", "ru": "посчитаны: {items}"},
-    "since": {"en": "as {cond} is {value}", "ru": "так как {cond}: {value}"},
-    "cannot": {"en": "cannot be computed here: {why}", "ru": "здесь не вычисляется: {why}"},
-    "of": {"en": "{name} of {obj}", "ru": "{name}: {obj}"},
-}
 
-
-def _say(lang: str, key: str, **values) -> str:
-    forms = _WORDS[key]
-    return forms.get(lang, forms["en"]).format(**values)
 
 
 class Why:
@@ -161,10 +147,10 @@ class Why:
         try:
             value = self.value(node, env)
         except DiagnosticError as err:
-            return Part(self.text(node), _say(self.lang, "cannot", why=err.diagnostics[0].message))
+            return Part(self.text(node), say(self.lang, "why cannot", why=err.diagnostics[0].message))
         except Exception as exc:  # noqa: BLE001 - content's own failure, told in words
             from interpreter.runtime.session import _explain
-            return Part(self.text(node), _say(self.lang, "cannot", why=_explain(exc)))
+            return Part(self.text(node), say(self.lang, "why cannot", why=_explain(exc)))
         shown = self.words(value, getattr(node, "type", "any"))
         if depth >= MAX_DEPTH or self.count > MAX_PARTS:
             return Part(self.text(node), shown)
@@ -178,7 +164,7 @@ class Why:
         if kind == "IfExpr":
             cond = bool(self.value(node.cond, env))
             inner = self.part(node.then if cond else node.other, env, depth + 1)
-            note = _say(self.lang, "since", cond=self.text(node.cond), value=self.words(cond))
+            note = say(self.lang, "why since", cond=self.text(node.cond), value=self.words(cond))
             inner.note = f"{note}; {inner.note}" if inner.note else note
             return inner
         if kind == "Query":
@@ -226,7 +212,7 @@ class Why:
         decl = self.card_decls.get((obj.record_id, node.name)) if isinstance(obj, Entity) else None
         arg_words = ", ".join(self.words(a, getattr(n, "type", "any")) for a, n in zip(args, node.args))
         name = self.pr.word(node.name) + (f" ({arg_words})" if arg_words else "")
-        what = _say(self.lang, "of", name=name, obj=self.words(obj)) if isinstance(obj, Entity) else self.text(node)
+        what = say(self.lang, "why of", name=name, obj=self.words(obj)) if isinstance(obj, Entity) else self.text(node)
         body = inner = None
         if decl is not None:
             inner = {"this": obj, **{p.name: a for p, a in zip(decl.params, args)}}
@@ -239,7 +225,7 @@ class Why:
             else ([], 0)
         if body is not None:
             if mods:
-                before = Part(_say(self.lang, "before"), body.value, "before", note=body.note,
+                before = Part(say(self.lang, "why before"), body.value, "before", note=body.note,
                               parts=body.parts if body.kind != "call" else [body])
                 if body.kind != "call" and not body.parts:
                     before.note = body.what if not body.note else f"{body.what}; {body.note}"
@@ -277,10 +263,10 @@ class Why:
                 decl = self.modifier_decls.get(_span_key(cand.hook.span))
                 before = value
                 value = cand.hook.expr(rt, b)
-                source = _say(self.lang, "rules") if cand.source is None else self.words(cand.source)
+                source = say(self.lang, "why rules") if cand.source is None else self.words(cand.source)
                 if cand.controller is not None and cand.source is not None:
-                    source = _say(self.lang, "controlled", card=source, player=self.pr.player(cand.controller, False))
-                part = Part(_say(self.lang, "modifier", source=source), self.words(value), "modifier", at=str(cand.hook.span))
+                    source = say(self.lang, "why controlled", card=source, player=self.pr.player(cand.controller, False))
+                part = Part(say(self.lang, "why modifier", source=source), self.words(value), "modifier", at=str(cand.hook.span))
                 if decl is not None:
                     inner = self.part(decl.expr, b, MAX_DEPTH - 3)
                     part.note = f"{inner.what}: {self.words(before)} → {self.words(value)}"
@@ -304,8 +290,8 @@ class Why:
                 t = _element(getattr(node.coll, "type", "any"))
                 names = [self.words(i, t) for i, _ in kept[:MAX_ITEMS]]
                 if len(kept) > MAX_ITEMS:
-                    names.append(_say(self.lang, "more", n=len(kept) - MAX_ITEMS))
-                part.note = _say(self.lang, "counted", items=", ".join(names))
+                    names.append(say(self.lang, "why more", n=len(kept) - MAX_ITEMS))
+                part.note = say(self.lang, "why counted", items=", ".join(names))
             return part
         t = _element(getattr(node.coll, "type", "any"))
         for item, inner in kept[:MAX_ITEMS]:
@@ -314,7 +300,7 @@ class Why:
                 p = Part(f"{self.words(item, t)}: {p.what}", p.value, "item", note=p.note, parts=p.parts)
             part.parts.append(p)
         if len(kept) > MAX_ITEMS:
-            part.parts.append(Part(_say(self.lang, "more", n=len(kept) - MAX_ITEMS), ""))
+            part.parts.append(Part(say(self.lang, "why more", n=len(kept) - MAX_ITEMS), ""))
         return part
 
 

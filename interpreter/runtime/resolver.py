@@ -39,7 +39,7 @@ def index_hooks(game) -> dict:
     """(kind, event) -> (rules abilities, {position of `this`: {record id: abilities}}, other card abilities)."""
     index: dict = {}
     voc = game.content.vocabulary
-    kind_of = {r.id: r.data["kind"] for r in game.content.records}
+    kind_of: dict = {}  # record id -> kind, read when first needed (a game without abilities needs none)
     for kind, by_event in game.hooks.items():
         for event, hooks in by_event.items():
             rules, by_this, by_record, zones = [], {}, {}, {}
@@ -51,10 +51,19 @@ def index_hooks(game) -> dict:
                 else:
                     # found by going through the zones where the owner's kind is active
                     by_record.setdefault(hook.owner, []).append(hook)
+                    if not kind_of:
+                        kind_of = {r.id: r.data["kind"] for r in game.content.records}
                     where = hook.zones if hook.zones is not None else voc.kinds[kind_of[hook.owner]].active_in
                     zones.update(dict.fromkeys(where))
             index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
     game.hook_index = index
+    # record id -> the (kind, event) whose active abilities its moves may change (Runtime.move counts them)
+    found: dict = {}
+    for key, entry in index.items():
+        if entry[2] is not None:
+            for r in entry[2][0]:
+                found.setdefault(r, []).append(key)
+    game.ability_records = {r: tuple(keys) for r, keys in found.items()}
     return index
 
 
@@ -65,19 +74,29 @@ class Resolver:
         voc = game.content.vocabulary
         self.policy = voc.priority
         self.static = game.hooks
+        # the events some rule or card replaces, or triggers on (Runtime.event tests these first, inline)
+        self.replaced = game.hooks["replacement"]
+        self.triggered = game.hooks["trigger"]
         self.index = game.hook_index or index_hooks(game)
-        self.active_in = {name: set(k.active_in) for name, k in voc.kinds.items()}
+        if game.active_in is None:  # kind -> the zones where its abilities work: the same for every game
+            game.active_in = {name: frozenset(k.active_in) for name, k in voc.kinds.items()}
+        self.active_in = game.active_in
         self.temporaries: list[Temporary] = []
+        # the temporaries' abilities by (kind, event), in the order of `temporaries`, and the events they last
+        # until: made again whenever `temporaries` changes (index_temporaries), read by every event
+        self.temp_index: dict = {}
+        self.temp_until: frozenset = frozenset()
         self.zones_cache: dict = {}
         self.active_cache: dict = {}
         self.static_keys: dict = {}
+        self.keys: dict = {}  # (id of an ability, its card, controller) -> (the player the order starts from, its key)
         self.player_part = self.policy.order.index("player") if "player" in self.policy.order else None
         self.running: set = set()  # replacements in progress, so one never replaces itself
 
     def has(self, kind: str, event: str) -> bool:
         if event in self.static[kind]:
             return True
-        return any(h.kind == kind and h.event == event for t in self.temporaries for h in t.hooks)
+        return (kind, event) in self.temp_index
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
@@ -95,12 +114,30 @@ class Resolver:
                         if self.works(entity, hook):
                             self._consider(hook, {"this": entity}, args, entity, found)
             if others is not None:
-                for hook, entity in self.active_abilities(kind, event, others):
-                    self._consider(hook, {"this": entity}, args, entity, found)
-        for temp in self.temporaries:
-            for hook in temp.hooks:
-                if hook.kind == kind and hook.event == event:
-                    self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
+                # without a trace (which lists every modifier, also one whose condition fails), a modifier of
+                # another card than its argument is passed over: its condition starts with `a == this`
+                rt = self.rt
+                traced = rt.trace is not None
+                n = len(args)
+                mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
+                cached = self.active_cache.get((kind, event))
+                pairs = cached[1] if cached is not None and cached[0] == mark else self.active_abilities(kind, event, others)
+                for hook, entity in pairs:
+                    guard = hook.guard
+                    if guard is not None and guard < n and args[guard] is not entity and not traced:
+                        continue
+                    # as _consider, for an ability without `this` in its pattern
+                    variables = {"this": entity}
+                    for i, name in hook.binds:
+                        if i < n:
+                            variables[name] = args[i]
+                    if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
+                        continue
+                    controller = variables["you"] if "you" in variables else holder(entity)
+                    found.append(Candidate(hook, variables, None, controller, entity))
+        if self.temp_index:
+            for temp, hook in self.temp_index.get((kind, event), ()):
+                self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
             found.sort(key=self.key_of)
         return found
@@ -113,9 +150,12 @@ class Resolver:
 
     def active_abilities(self, kind: str, event: str, others: tuple) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until the next move (only moves change which components are active)."""
+        active now; kept until a component with such abilities for this event moves (only that changes which
+        are active)."""
+        rt = self.rt
+        mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
         cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == self.rt.moves:
+        if cached is not None and cached[0] == mark:
             return cached[1]
         by_record, zones = others
         pairs = []
@@ -124,7 +164,7 @@ class Resolver:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (self.rt.moves, pairs)
+        self.active_cache[(kind, event)] = (mark, pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:
@@ -156,14 +196,13 @@ class Resolver:
         return zone.name in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ()))
 
     def _consider(self, hook: Hook, variables: dict, args: list, source, found: list) -> None:
-        for name, value in zip(hook.pattern, args):
-            if name == "_":
-                continue
-            if name == "this":
-                if value is not source:
-                    return
-                continue
-            variables[name] = value
+        n = len(args)
+        for i in hook.this_at:
+            if i < n and args[i] is not source:
+                return
+        for i, name in hook.binds:
+            if i < n:
+                variables[name] = args[i]
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
@@ -171,7 +210,18 @@ class Resolver:
         found.append(Candidate(hook, variables, None, controller, source))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
-        """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id)."""
+        """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id);
+        kept per (ability, card, controller) while the player the order starts from stays the same."""
+        p = self.policy
+        start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+        known = self.keys.get((id(hook), source, controller))
+        if known is not None and known[0] == start:
+            return known[1]
+        key = self._make_key(hook, source, controller)
+        self.keys[(id(hook), source, controller)] = (list(start) if type(start) is list else start, key)
+        return key
+
+    def _make_key(self, hook: Hook, source, controller) -> tuple:
         kind = source.kind if source is not None else None
         static = self.static_keys.get((id(hook), kind))
         if static is None:
@@ -272,10 +322,18 @@ class Resolver:
     # ---------------------------------------------------------------- temporaries
     def add_temporary(self, until: str, hooks: list, captured: dict) -> None:
         self.temporaries.append(Temporary(until, hooks, captured))
+        self.index_temporaries()
 
     def expire(self, event: str) -> None:
-        if self.temporaries:
-            kept = [t for t in self.temporaries if t.until != event]
-            if len(kept) != len(self.temporaries):
-                self.rt.version += 1
-                self.temporaries = kept
+        if event in self.temp_until:
+            self.rt.version += 1
+            self.temporaries = [t for t in self.temporaries if t.until != event]
+            self.index_temporaries()
+
+    def index_temporaries(self) -> None:
+        index: dict = {}
+        for temp in self.temporaries:
+            for hook in temp.hooks:
+                index.setdefault((hook.kind, hook.event), []).append((temp, hook))
+        self.temp_index = index
+        self.temp_until = frozenset(t.until for t in self.temporaries)

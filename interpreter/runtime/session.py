@@ -13,7 +13,8 @@ from interpreter.codegen.library import _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
-from interpreter.core.state import Entity, State, Zone, holder
+from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
+from interpreter.core.state import Entity, State, Zone, holder, touch
 
 
 NOT_HELD = "its condition does not hold"  # a modifier's result in the trace when it did not apply
@@ -24,34 +25,6 @@ class Result:
     winners: list
     scores: list
     decisions: int
-
-
-def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State:
-    """Every component in its starting zone, every variable at its initial value."""
-    content = game.content
-    voc = content.vocabulary
-    state = State(voc, players, seed, tuple(variants))
-    state.translations = content.translations
-    entity_attrs = [name for name, t in voc.attributes.items() if t in ("entity", "list[entity]")]
-    for eid, rec in content.entity_ids.items():
-        state.add_entity(eid, rec.id, rec.data)
-    if entity_attrs:
-        converted = {}
-        for e in state.entities.values():
-            attrs = converted.get(e.record_id)
-            if attrs is None:
-                attrs = dict(e.attrs)
-                for name in entity_attrs:
-                    v = attrs.get(name)
-                    if isinstance(v, list):
-                        attrs[name] = [state.entities[x] for x in v]
-                    elif isinstance(v, str):
-                        attrs[name] = state.entities[v]
-                converted[e.record_id] = attrs
-            e.attrs = attrs
-    for e in state.entities.values():
-        state.place(e, state.zone(voc.kinds[e.kind].starts_in))
-    return state
 
 
 class Runtime:
@@ -71,8 +44,13 @@ class Runtime:
         # Bumped by every change a rule function could see (moves, assignments, abilities coming and going):
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
-        self.moves = 0  # moves alone: which card abilities are active depends on nothing else
+        self.moves = 0  # moves alone
+        # moves of components with abilities found by where they lie, per (kind, event) of those abilities, and
+        # a count that moves on for all at once (`suppose`): which abilities are active depends on nothing else
+        self.ability_moves: dict = {}
+        self.ability_epoch = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
+        self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
         # reveal): for incremental readers such as the bots' encoder; generated code tests the list before calling
@@ -85,6 +63,7 @@ class Runtime:
         self.trace = trace
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
+        self.ability_records = game.ability_records  # after Resolver(), which finds them
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
@@ -92,58 +71,115 @@ class Runtime:
         self.causes: list = []  # the components whose abilities are running, innermost last: what a line or question is caused by
 
     # ------------------------------------------------------------ procedures and events
+    # A procedure is called as an event: replacements first, then its body, then triggers. `event` runs
+    # every part that cannot ask as plain calls, and hands back a generator for the rest only when a part
+    # may ask (a body, an ability or a tie between abilities that yields a decision): most events ask
+    # nothing, and a generator per call would cost more than the event itself. Generated code calls
+    # `(yield from rt.event(...))`: `()` when it is done (with no value), else a generator to delegate to.
     def invoke(self, name: str, args: list):
-        """Call a procedure as an event: replacements first, then its body, then triggers."""
+        """The event as a generator (a session's start, a scenario's step)."""
+        return (yield from self.event(name, args))
+
+    def event(self, name: str, args: list):
         proc = self.game.procs[name]
         res = self.resolver
-        if res.has("replacement", name):
-            found = iter(res.collect("replacement", name, args))  # a local: a copy resumes the loop (runtime.snapshot)
-            for cand in found:
+        if name in res.replaced or (res.temp_index and ("replacement", name) in res.temp_index):  # res.has(...)
+            for cand in res.collect("replacement", name, args):
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
                     continue
+                if cand.hook.yields:
+                    return self._replace(name, args, cand)
                 res.trace("replacement", name, [cand], args)
                 res.running.add(key)
                 self.causes.append(cand.source)
                 try:
-                    if cand.hook.yields:
-                        yield from cand.hook.body(self, cand.b)
-                    else:
-                        cand.hook.body(self, cand.b)
+                    cand.hook.body(self, cand.b)
                 finally:
                     res.running.discard(key)
                     self.causes.pop()
                 res.expire(name)
-                return None
-        r = (yield from proc.body(self, *args)) if proc.body_yields else proc.body(self, *args)
-        if res.has("trigger", name):
-            # One ability at a time, looking again after each: an ability whose card was cancelled
-            # or moved away no longer fires, and one that became active meanwhile takes its turn.
+                return ()
+        if proc.body_yields:
+            return self._proceed(name, args, proc)
+        return self._finish(name, args, proc.body(self, *args))
+
+    def _replace(self, name: str, args: list, cand):
+        """A replacement that may ask, instead of the procedure."""
+        res = self.resolver
+        key = (id(cand.hook), cand.source)
+        res.trace("replacement", name, [cand], args)
+        res.running.add(key)
+        self.causes.append(cand.source)
+        try:
+            yield from cand.hook.body(self, cand.b)
+        finally:
+            res.running.discard(key)
+            self.causes.pop()
+        res.expire(name)
+        return None
+
+    def _proceed(self, name: str, args: list, proc):
+        """A body that may ask, then the triggers."""
+        r = yield from proc.body(self, *args)
+        return (yield from self._finish(name, args, r))
+
+    def _finish(self, name: str, args: list, r):
+        """The triggers after the body, as plain calls until one may ask (then a generator does the rest)."""
+        res = self.resolver
+        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):  # res.has(...)
             done: set = set()
             while True:
                 fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
                 if not fired:
                     break
                 cand = fired[0]
-                tied = res.tied(fired)
-                if len(tied) > 1:
-                    pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
-                                          [c.source for c in tied], "order")
-                    cand = tied[pick]
+                if cand.hook.yields or len(res.tied(fired)) > 1:
+                    return self._triggers(name, args, r, done, fired)
                 if self.trace is not None:
-                    res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
+                    res.trace("trigger", name, fired, args)
                 done.add((id(cand.hook), cand.source))
                 self.causes.append(cand.source)
                 try:
-                    if cand.hook.yields:
-                        yield from cand.hook.body(self, cand.b)
-                    else:
-                        cand.hook.body(self, cand.b)
+                    cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
         res.expire(name)
         if self.game.watchers:
             self.watch()  # the abilities that followed the procedure may have changed the game too
+        return () if r is None else _returning(r)
+
+    def _triggers(self, name: str, args: list, r, done: set, fired):
+        """The triggers from one that may ask on: one ability at a time, looking again after each (`fired`
+        is what the last look found): an ability whose card was cancelled or moved away no longer fires,
+        and one that became active meanwhile takes its turn."""
+        res = self.resolver
+        while True:
+            if fired is None:
+                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
+            if not fired:
+                break
+            cand = fired[0]
+            tied = res.tied(fired)
+            if len(tied) > 1:
+                pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
+                                      [c.source for c in tied], "order")
+                cand = tied[pick]
+            if self.trace is not None:
+                res.trace("trigger", name, [cand] + [c for c in fired if c is not cand], args)
+            done.add((id(cand.hook), cand.source))
+            self.causes.append(cand.source)
+            try:
+                if cand.hook.yields:
+                    yield from cand.hook.body(self, cand.b)
+                else:
+                    cand.hook.body(self, cand.b)
+            finally:
+                self.causes.pop()
+            fired = None
+        res.expire(name)
+        if self.game.watchers:
+            self.watch()
         return r
 
     def watch(self) -> None:
@@ -163,7 +199,10 @@ class Runtime:
             self.watching = False
 
     def invoke_plain(self, name: str, args: list):
-        gen = self.invoke(name, args)
+        """An event where no decision may come (the compiler knows it cannot ask)."""
+        gen = self.event(name, args)
+        if type(gen) is tuple:
+            return None
         try:
             next(gen)
         except StopIteration as stop:
@@ -197,7 +236,7 @@ class Runtime:
         # A modifier that reads the function it modifies sees the unmodified value, never itself again.
         if name in self.modifying:
             return value
-        found = self.resolver.collect("modifier", name, list(args))
+        found = self.resolver.collect("modifier", name, args)  # a tuple: collect only reads it
         if not found:
             return value
         self.modifying.add(name)
@@ -205,7 +244,7 @@ class Runtime:
         results = [] if self.trace is not None else None  # what each modifier made of the value, for the trace
         try:
             for cand in reversed(found):  # the highest priority applies last, so it has the final word
-                b = dict(cand.b)
+                b = cand.b  # made for this application alone (Resolver.collect)
                 b["value"] = value
                 held = cand.hook.cond is None or cand.hook.cond(self, b)
                 if held:
@@ -271,16 +310,34 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
+            keys = self.ability_records.get(e.record_id)
+            if keys is not None:
+                counts = self.ability_moves
+                for k in keys:
+                    counts[k] = counts.get(k, 0) + 1
             old = e.zone
             if old is not None:
                 old.items.remove(e)
+                old.stamp += 1  # touch(old), the zone itself inline
+                if type(old.owner) is Entity:
+                    touch(old.owner.zone)
             if at_top:
                 dest.insert(0, e)
             else:
                 dest.append(e)
             e.zone = zone
-            for watcher in self.move_watchers:
-                watcher(e, old, zone)
+            zone.stamp += 1
+            if nested:
+                touch(zone.owner.zone)
+            if self.move_watchers:
+                for watcher in self.move_watchers:
+                    watcher(e, old, zone)
+
+
+def _returning(value):
+    """An event's value, as `yield from` hands it over (a generator that asks nothing)."""
+    return value
+    yield  # noqa: unreachable - makes this a generator
 
 
 def _inside(zone: Zone, entity: Entity) -> bool:

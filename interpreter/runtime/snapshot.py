@@ -68,7 +68,8 @@ class Resumer:
         for value in game.namespace.values():
             if isinstance(value, types.FunctionType):
                 self.funcs[value.__code__] = value
-        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke):
+        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke,
+                  runtime_class._replace, runtime_class._proceed, runtime_class._triggers):
             self.funcs[f.__code__] = f
         voc = game.content.vocabulary
         # attributes naming components: a copy's records name the copy's components
@@ -352,7 +353,7 @@ class Copier:
             zs = {}
             for k, z in e.zones.items():
                 nz = new_zone(Zone)
-                nz.name, nz.owner, nz.visibility = z.name, n, z.visibility
+                nz.name, nz.owner, nz.visibility, nz.stamp = z.name, n, z.visibility, z.stamp
                 items = z.items
                 nz.items = [memo[id(x)] for x in items] if items else []
                 memo[id(z)] = nz
@@ -367,7 +368,6 @@ class Copier:
                 a = e.attrs
                 if any(k in a for k in named):
                     n.attrs = memo.get(id(a)) or self.attrs(a, named)
-        new.by_record = {k: [memo[id(e)] for e in es] for k, es in old.by_record.items()}
         new.game_vars = value(old.game_vars)
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)
@@ -388,7 +388,7 @@ class Copier:
 
     def zone(self, z: Zone) -> Zone:
         n = Zone.__new__(Zone)
-        n.name, n.visibility = z.name, z.visibility
+        n.name, n.visibility, n.stamp = z.name, z.visibility, z.stamp
         owner = z.owner
         memo = self.memo
         n.owner = memo[id(owner)] if type(owner) is Entity else owner
@@ -407,6 +407,7 @@ class Copier:
                                                    state.player_zones, state.entities)
         new.seats = list(rt.seats)
         new.memo = {}  # values of pure functions, recomputed as needed
+        new.zone_memo = {}
         new.move_watchers = []
         new.change_watchers = []
         new.account = None
@@ -419,13 +420,15 @@ class Copier:
         for k, v in res.__dict__.items():
             if k in _SHARED_RESOLVER:
                 nres.__dict__[k] = v
-            elif k not in ("rt", "temporaries", "zones_cache", "active_cache", "static_keys", "running"):
+            elif k not in ("rt", "temporaries", "temp_index", "temp_until", "zones_cache", "active_cache", "static_keys", "keys", "running"):
                 nres.__dict__[k] = self.value(v)
         nres.rt = new
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
+        nres.index_temporaries()
         nres.zones_cache = {}
         nres.active_cache = {}
         nres.static_keys = dict(res.static_keys)
+        nres.keys = {}
         nres.running = {self.value(k) for k in res.running}
         new.resolver = nres
         return new
@@ -433,9 +436,9 @@ class Copier:
 
 # Attributes of the runtime and its resolver that a copy shares (the game's, never changed in play) or
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
-_SHARED_RT = frozenset({"game", "cfs", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
+_SHARED_RT = frozenset({"game", "cfs", "ability_records", "state", "gv", "pv", "gz", "pz", "ents", "memo", "zone_memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
-_SHARED_RESOLVER = frozenset({"policy", "static", "index", "active_in", "player_part"})
+_SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
                           "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
                           "_entity_vars", "_vars_of_kind", "_entity_zones"})

@@ -18,15 +18,19 @@ from interpreter.present.table import table_model
 from interpreter.present.terminal import option_order
 from interpreter.present.words import Presenter, shown_to
 from interpreter.web.board import board, colour
-from interpreter.web.words import web_say
 
 HERE = Path(__file__).resolve().parent
+
+
+def web_phrase(lang: str, key: str, **values) -> str:
+    """The templates name the web pages' own phrases (interpreter.present.phrases) without their "web " prefix."""
+    return say(lang, "web " + key, **values)
 
 
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(t=web_say, say=say, colour=colour, zone_html=zone_html, edges_html=edges_html)
+    env.globals.update(t=web_phrase, say=say, colour=colour, zone_html=zone_html, edges_html=edges_html)
     return env
 
 
