@@ -66,14 +66,8 @@ def pettingzoo_games(name: str, players: int, games: int, actions: str) -> float
             index = rng.randrange(len(env.line.decision.values))  # the engine batch's choice
             if actions == "indices":
                 env.step(index)
-            else:  # the same option, word by word
-                env.picker = None
-                env.line.apply(index)
-                env._after_move()
-                if env.line.finished:
-                    for a, r in zip(env.possible_agents, env.line.returns()):
-                        env.rewards[a] = r
-                        env.terminations[a] = True
+            else:  # the same option, whatever its words in the fixed space
+                env.step_option(index)
     return time.process_time() - start
 
 

@@ -90,3 +90,25 @@ def test_bad_input_is_a_clear_error():
     assert indices.observe(indices.agent_selection)["action_mask"].sum() == len(indices.line.decision.values)
     with pytest.raises(DiagnosticError, match="actions="):
         RulesEnv("kings_bounty", actions="words")
+
+
+def test_step_option_plays_the_engines_game_in_the_fixed_action_space():
+    """`step_option(i)` answers option i whatever the action space: the same choices give the engine's own game,
+    and an index that is no option is refused with nothing changed."""
+    from interpreter.runtime import Session
+    from interpreter.runtime.games import load_compiled
+    env = RulesEnv("btwixt", players=3, actions="fixed")
+    env.reset(seed=5)
+    session = Session(load_compiled("btwixt"), 3, 5)
+    rng = random.Random(6)
+    with pytest.raises(ValueError):
+        env.step_option(len(env.line.decision.values))
+    assert env.line.answers == []
+    while not all(env.terminations.values()):
+        index = rng.randrange(len(session.pending.values))
+        assert env.agent_selection == env.possible_agents[session.pending.player]
+        env.step_option(index)
+        session.answer(index)
+    assert session.pending is None
+    winners = {p for p in session.result.winners if isinstance(p, int)}
+    assert {a for a, r in env.rewards.items() if r > 0} == {env.possible_agents[p] for p in winners}

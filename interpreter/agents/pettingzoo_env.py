@@ -156,6 +156,21 @@ class RulesEnv(AECEnv):
         if index is not None:
             self.picker = None
             self.line.apply(index)
+        self._stepped()
+
+    def step_option(self, index: int) -> None:
+        """Answer the pending decision with its option `index`, whatever the action space (a fixed action
+        space's word-by-word picks skipped), as OpenSpiel's `apply_option`: for tools that think in options."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent] or not 0 <= index < len(self.line.decision.values):
+            raise ValueError(f"{agent}: option {index} is not an option of the pending decision")
+        self._cumulative_rewards[agent] = 0.0
+        self.picker = None
+        self.line.apply(index)
+        self._stepped()
+
+    def _stepped(self) -> None:
+        """After an answer: the rewards at the end, who acts next."""
         self._clear_rewards()
         if self.line.finished:
             for a, r in zip(self.possible_agents, self.line.returns()):
