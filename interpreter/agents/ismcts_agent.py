@@ -65,8 +65,8 @@ class ISMCTSAgent:
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
         evaluator = _rollouts(mcts)(n_rollouts=self.rollouts, random_state=self.np_rng)
         evaluator.horizon = self.horizon
-        self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
-                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.bot = _keyed(ismcts)(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
+                                  final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
@@ -128,12 +128,13 @@ class _Memo:
     simulation that passes there (reading a player's view is the search's largest cost in a large game)."""
 
     def __init__(self, memo: dict, world: int, line):
-        self.memo, self.world, self.line = memo, world, line
+        # the line's answers, not the line: the line holds this cache, and a cycle would wait for the collector
+        self.memo, self.world, self.answers = memo, world, line.answers
         self.start = len(line.answers)  # answers given when the world was drawn
         self.bucket = memo.setdefault((world, ()), dict(line._cache))
 
     def clear(self) -> None:  # the line took an answer (`Line.apply`): its position in the world moved on
-        self.bucket = self.memo.setdefault((self.world, tuple(self.line.answers[self.start:])), {})
+        self.bucket = self.memo.setdefault((self.world, tuple(self.answers[self.start:])), {})
 
     def __contains__(self, key) -> bool:
         return key in self.bucket
@@ -146,6 +147,42 @@ class _Memo:
 
     def keys(self):
         return self.bucket.keys()
+
+
+def _keyed(ismcts):
+    """OpenSpiel's ISMCTS with cheaper keys for its tree: the player's information state as a tuple of what it
+    was told and did (`Line.record`), what it sees (`observed_key`) and its pending decision, where the
+    string (`Line.information`) writes the view as JSON. Equal keys exactly when equal strings (up to a
+    record part holding a line break), so the tree is the same; the key is kept in the line's cache."""
+
+    class KeyedISMCTS(ismcts.ISMCTSBot):
+        def get_state_key(self, state):
+            line = getattr(state, "line", None)
+            if line is None:
+                return super().get_state_key(state)
+            player = state.current_player()
+            key = ("key", player)
+            cache = line._cache
+            if key not in cache:
+                from interpreter.present.observed import observed_key
+                cache[key] = _Key((tuple(line.record(player)), observed_key(line.session.state, player), line.now(player)))
+            return player, cache[key]
+
+    return KeyedISMCTS
+
+
+class _Key:
+    """A tree key that hashes once (a tuple would hash its whole content at every lookup)."""
+    __slots__ = ("parts", "hash")
+
+    def __init__(self, parts: tuple):
+        self.parts, self.hash = parts, hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return self is other or (type(other) is _Key and self.hash == other.hash and self.parts == other.parts)
 
 
 def _rollouts(mcts):
@@ -166,12 +203,16 @@ def _rollouts(mcts):
                 # has no score to cut at: its rollouts play to the end
                 horizon = self.horizon if session.state.voc.table.score_during_play else None
                 played = 0
-                while session.pending is not None:
-                    if horizon is not None and played >= horizon:
-                        return np.array(_scored(session, line.players))
-                    session.answer(int(pick(len(session.pending.values))))
-                    played += 1
-                return np.array(line.returns())
+                try:
+                    while session.pending is not None:
+                        if horizon is not None and played >= horizon:
+                            return np.array(_scored(session, line.players))
+                        session.answer(int(pick(len(session.pending.values))))
+                        played += 1
+                    return np.array(line.returns())
+                finally:
+                    if line.draw is not None:  # a drawn world, this simulation's own: dropped after this
+                        _drop(session)
             if self.n_rollouts == 1:
                 clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
                 try:
@@ -199,3 +240,14 @@ def _scored(session, players: int) -> list[float]:
     winners = [p for p in range(players) if scores[p] == best]
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
 
+
+
+def _drop(session) -> None:
+    """Unlink a world the search is done with, so that it is freed at once: its components and their zones
+    point at each other, as do components whose attributes name others (and the runtime at its resolver), so left as it is, every world would wait for the
+    cycle collector, which then walks thousands of objects per simulation. Only for a world nobody reads again."""
+    for e in session.state.entities.values():
+        e.zone = None
+        e.zones = None
+        e.attrs = None  # a copy's own attributes naming components (the copy shares the others, untouched here)
+    session.rt.resolver = None

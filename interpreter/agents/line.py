@@ -262,20 +262,23 @@ class Line:
         if key not in self._cache:
             session = self.session
             seen = json.dumps(observed(session.state, player), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-            d = session.pending
-            if d is None:
-                winners = [player_label(w) for w in self.session.result.winners] if self.session.result else []
-                now = "the game is over; winners: " + (", ".join(winners) or "nobody")
-            elif self.to_act() == player:
-                labels = [shown_label(session.state, label, player) for label in d.labels]
-                so_far = [shown_label(session.state, label, player) for label in self.picked]
-                now = f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + (
-                    f"\npicked so far: {', '.join(so_far)}" if so_far else "") + "\n" + "\n".join(
-                    f"[{i}] {label}" for i, label in enumerate(labels))
-            else:
-                now = f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
-            self._cache[key] = f"you are {player_label(player)}\n{seen}\n{now}"
+            self._cache[key] = f"you are {player_label(player)}\n{seen}\n{self.now(player)}"
         return self._cache[key]
+
+    def now(self, player: int) -> str:
+        """The pending decision as `player` knows it: its question and options if it answers, else who does."""
+        session = self.session
+        d = session.pending
+        if d is None:
+            winners = [player_label(w) for w in session.result.winners] if session.result else []
+            return "the game is over; winners: " + (", ".join(winners) or "nobody")
+        if self.to_act() == player:
+            labels = [shown_label(session.state, label, player) for label in d.labels]
+            so_far = [shown_label(session.state, label, player) for label in self.picked]
+            return f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + (
+                f"\npicked so far: {', '.join(so_far)}" if so_far else "") + "\n" + "\n".join(
+                f"[{i}] {label}" for i, label in enumerate(labels))
+        return f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
 
     def record(self, player: int) -> list[str]:
         """Everything `player` was told and did, in order (without what it sees now).
