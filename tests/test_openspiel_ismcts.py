@@ -92,3 +92,29 @@ def test_an_unknown_agent_is_a_usage_error(capsys):
     code = main(["play", "kings_bounty", "--agents", "ismcts,alphazero"])
     err = capsys.readouterr().err
     assert code == 2 and "ismcts" in err
+
+
+@pytest.mark.parametrize("name, players, steps", [("kings_bounty", 2, 30), ("btwixt", 3, 40), ("agot", 3, 60)])
+def test_the_tree_key_tells_apart_exactly_what_the_information_string_does(name, players, steps):
+    """The search keys its tree by `information_key` instead of the information string: over copies of one game
+    that went on differently for a few decisions, equal keys exactly when equal strings, for every player."""
+    import random
+    from interpreter.agents.ismcts_agent import information_key
+    from interpreter.agents.line import Line
+    line = Line(load_compiled(name), players, 11, track=True)
+    rng = random.Random(5)
+    for _ in range(steps):
+        line.apply(rng.randrange(len(line.decision.values)))
+    by_string, by_key, pairs = {}, {}, 0
+    for branch in range(12):
+        copy = line.copy()
+        for _ in range(branch % 4):
+            if copy.finished:
+                break
+            # few options drawn, so that branches meet again (the same answers or the same view)
+            copy.apply(rng.randrange(min(2, len(copy.decision.values))))
+        for p in range(players):
+            text, key = copy.information(p), information_key(copy, p)
+            assert by_string.setdefault(text, key) == key and by_key.setdefault((p, key), text) == text
+            pairs += 1
+    assert len(by_string) < pairs  # some branches met: the test compared equal states too

@@ -161,14 +161,19 @@ def _keyed(ismcts):
             if line is None:
                 return super().get_state_key(state)
             player = state.current_player()
-            key = ("key", player)
-            cache = line._cache
-            if key not in cache:
-                from interpreter.present.observed import observed_key
-                cache[key] = _Key((tuple(line.record(player)), observed_key(line.session.state, player), line.now(player)))
-            return player, cache[key]
+            return player, information_key(line, player)
 
     return KeyedISMCTS
+
+
+def information_key(line, player: int) -> "_Key":
+    """What `player` knows of `line`, as a key: equal exactly when `line.information(player)` is (see `_keyed`)."""
+    key = ("key", player)
+    cache = line._cache
+    if key not in cache:
+        from interpreter.present.observed import observed_key
+        cache[key] = _Key((tuple(line.record(player)), observed_key(line.session.state, player), line.now(player)))
+    return cache[key]
 
 
 class _Key:

@@ -248,10 +248,11 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
     raise ValueError(kind)
 
 
-def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None) -> list:
+def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None,
+                     variants: tuple = ()) -> list:
     """Play one game with these agent kinds (one per seat), through the one decision path; its winners."""
     from interpreter.runtime.session import Session  # the runtime imports nothing of agents: no cycle at import
-    session = Session(game, players, seed, start=False)
+    session = Session(game, players, seed, tuple(variants), start=False)
     agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
     for agent in agents:
         if hasattr(agent, "attach"):  # a search agent follows the game it plays
