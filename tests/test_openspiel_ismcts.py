@@ -22,7 +22,7 @@ from interpreter.runtime.games import load_compiled  # noqa: E402
 # won 10 of 16 games (seeds 1000 on; a random P1 wins 32 %), p = 0.016, at about 13 s a game; telling
 # that from chance at p < 0.01 takes about 24 games (bench/bench_ismcts.py --game btwixt --players 3).
 CASES = {
-    "kings_bounty": {"players": 2, "games": 12, "simulations": 50},
+    "kings_bounty": {"players": 2, "games": 12, "options": {"simulations": 50}},
 }
 BASELINE_GAMES = 300
 
@@ -42,12 +42,13 @@ def test_binomial_tail():
 def test_ismcts_beats_random_play(name):
     case = CASES[name]
     game, players, games = load_compiled(name), case["players"], case["games"]
+    variants, options = case.get("variants", ()), case["options"]
     randoms = ["random"] * players
-    baseline = sum(0 in play_with_agents(game, players, randoms, seed) for seed in range(BASELINE_GAMES)) / BASELINE_GAMES
+    baseline = sum(0 in play_with_agents(game, players, randoms, seed, variants=variants)
+                   for seed in range(BASELINE_GAMES)) / BASELINE_GAMES
     p0 = max(baseline, 1 / players)  # no lower than a fair share
     kinds = ["ismcts"] + randoms[1:]
-    wins = sum(0 in play_with_agents(game, players, kinds, 1000 + g, {"simulations": case["simulations"]})
-               for g in range(games))
+    wins = sum(0 in play_with_agents(game, players, kinds, 1000 + g, options, variants) for g in range(games))
     p_value = binomial_tail(wins, games, p0)
     assert p_value < 0.01, f"{name}: ISMCTS won {wins} of {games} (random P1 wins {baseline:.0%}): p = {p_value:.3f}"
 

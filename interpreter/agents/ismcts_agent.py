@@ -204,9 +204,10 @@ def _rollouts(mcts):
                 session.rt.account = None
                 session.keep_labels = False  # nobody reads this world's labels: it is dropped after the rollout
                 pick = self._random_state.randint
-                # a game whose score hangs on what is hidden until the end (`table: score_during_play: false`)
-                # has no score to cut at: its rollouts play to the end
-                horizon = self.horizon if session.state.voc.table.score_during_play else None
+                # Cut at the horizon, also in a game whose score counts what lies face down until the end
+                # (`table: score_during_play: false`): this is a drawn world, whose face-down components
+                # the search dealt itself, so its score tells nothing of the true game.
+                horizon = self.horizon
                 played = 0
                 try:
                     while session.pending is not None:
@@ -231,9 +232,11 @@ def _rollouts(mcts):
 
 
 def _scored(session, players: int) -> list[float]:
-    """A rollout cut short, valued as if the game ended now: those with the highest score (the table's
-    `score` function, else the manifest's `score` variable) share 1; with no numeric score, equal shares.
-    The session is a sampled world the search plays in, so its score reveals nothing of the true game."""
+    """A rollout cut short, valued by where each player stands now: the share of the others whose score
+    (the table's `score` function, else the manifest's `score` variable) it beats, a tie counting half
+    (two players: 1, 1/2 or 0; more: the leader 1, the last 0, whereas sharing 1 among the leaders would
+    value second and last place alike, a noisier estimate). With no numeric score, equal shares. The session
+    is a drawn world the search plays in, so its score reveals nothing of the true game."""
     from interpreter.present.table import score_now
     scores = [score_now(session, p) for p in range(players)]
     if any(not isinstance(s, (int, float)) for s in scores):
@@ -241,16 +244,17 @@ def _scored(session, players: int) -> list[float]:
         scores = [pv.get(name) for pv in session.state.player_vars] if name else []
     if len(scores) != players or any(not isinstance(s, (int, float)) or isinstance(s, bool) for s in scores):
         return [1.0 / players] * players
-    best = max(scores)
-    winners = [p for p in range(players) if scores[p] == best]
-    return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
-
+    if players == 1:
+        return [1.0]
+    return [(sum(s < mine for s in scores) + 0.5 * (sum(s == mine for s in scores) - 1)) / (players - 1)
+            for mine in scores]
 
 
 def _drop(session) -> None:
     """Unlink a world the search is done with, so that it is freed at once: its components and their zones
-    point at each other, as do components whose attributes name others (and the runtime at its resolver), so left as it is, every world would wait for the
-    cycle collector, which then walks thousands of objects per simulation. Only for a world nobody reads again."""
+    point at each other, as do components whose attributes name others (and the runtime at its resolver), so
+    left as it is, every world would wait for the cycle collector, which then walks thousands of objects per
+    simulation. Only for a world nobody reads again."""
     for e in session.state.entities.values():
         e.zone = None
         e.zones = None
