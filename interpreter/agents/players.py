@@ -210,7 +210,7 @@ AGENT_ARGS = {
     "uct_c": (float, 1.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
     "rollouts": (int, 1, 100, "random rollouts per evaluation of a new node"),
     "worlds": (int, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them"),
-    "horizon": (int, 30, 10_000, "decisions a rollout plays before it is cut and scored by the game's score"),
+    "horizon": (int, 30, 10_000, "decisions a rollout plays before it is cut and valued by the game's score"),
 }
 
 
