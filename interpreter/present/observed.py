@@ -78,6 +78,7 @@ def observed_key(state: State, viewer: int) -> tuple:
     component's kind and name are its record's, fixed by its id."""
     pr = None
     rows = []
+    plain = _PLAIN.issuperset
     for zone in state.all_zones():
         items = zone.items
         if not items:
@@ -86,7 +87,11 @@ def observed_key(state: State, viewer: int) -> tuple:
         for e in items:
             if can_see(e, viewer):
                 v = e.vars
-                shown.append((e.id, e.face_down, _values(v, state, viewer)) if v or e.face_down else e.id)
+                if v:  # (`_values`, inline: this runs for every component in sight)
+                    shown.append((e.id, e.face_down, tuple(v.items()) if plain(map(type, v.values()))
+                                  else _values(v, state, viewer)))
+                else:
+                    shown.append((e.id, True) if e.face_down else e.id)
             else:
                 shown.append(None)
         owner = zone.owner
