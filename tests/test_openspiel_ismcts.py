@@ -20,7 +20,7 @@ from interpreter.runtime.games import load_compiled  # noqa: E402
 # King's Bounty (2 players): 50 simulations won 12 of these 12 games (it takes 11 for p < 0.01), about 3 s a game.
 # B'Twixt is not checked here: against random bots the deal decides much of it. In the quick variant with
 # 3 players (a random P1 wins 36 %), 50 simulations with rollouts cut at 20 won 24 of 42 games (seeds 1000
-# on, p = 0.003, about 3.7 s a game); p < 0.01 would take some 40 games, minutes of the suite.
+# on, p = 0.004, about 3.7 s a game); a test reaching p < 0.01 reliably would take some 40 games, minutes of the suite.
 CASES = {
     "kings_bounty": {"players": 2, "games": 12, "options": {"simulations": 50}},
 }
