@@ -170,9 +170,9 @@ class RulesGame(pyspiel.Game):
         first = self._initial.get(key)
         if first is None:
             self._initial[key] = False
-            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track))
+            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True))
         if first is False:
-            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track)
+            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
 
@@ -199,7 +199,7 @@ class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
         # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
-        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants)
+        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants, lazy=True)
         self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
 
     # ------------------------------------------------------------ actions

@@ -84,7 +84,7 @@ class RulesEnv(AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.seed = int(seed)
-        self.line = Line(self.compiled, self.players, self.seed, self.variants)
+        self.line = Line(self.compiled, self.players, self.seed, self.variants, lazy=True)
         self.picker = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
