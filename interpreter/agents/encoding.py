@@ -87,6 +87,15 @@ class Encoder:
         self._ready: dict = {}
         base = self.zone_width + len(PER_COMPONENT)
         self.row_vars = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars)]
+        self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}  # where each component's row starts
+        self.on = {eid: (1 + k) / len(self.ids) for k, eid in enumerate(self.ids)}  # `on` naming each
+        # per kind of component: its variables' values read at once, and their places in a row (kinds without any
+        # are left out)
+        self.var_places: dict = {}
+        for kind in voc.kinds:
+            own = [(at, name, t) for at, name, t in self.row_vars if name in _kind_vars(voc, kind)]
+            if own:
+                self.var_places[kind] = (getter([name for _, name, _ in own]), [(at, t) for at, _, t in own])
         self.game_getter = getter([name for name, _ in self.game_vars])
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
@@ -199,19 +208,23 @@ class Encoder:
         if decision is None or to_act is None:
             return []
         n, at = self.players, self.at_decision
-        out = [(at + (to_act - player) % n, 1.0)]
-        if decision.secret:
-            out.append((at + n + self.n_questions + len(KINDS), 1.0))
-        if to_act == player:
+        if to_act != player:
             # what another player is asked stays its own, as in the strings ("P2 decides"): which
             # question comes may hang on what it holds (an ability of a card in its hand)
-            at += n
-            out.append((at + self.question_of(decision), 1.0))
-            at += self.n_questions
-            if decision.kind in KINDS:
-                out.append((at + KINDS.index(decision.kind), 1.0))
-            at += len(KINDS)
-            out.append((at + 1, float(len(decision.values))))
+            if decision.secret:
+                return [(at + (to_act - player) % n, 1.0), (at + n + self.n_questions + len(KINDS), 1.0)]
+            return [(at + (to_act - player) % n, 1.0)]
+        out = [(at, 1.0)]
+        if decision.secret:
+            out.append((at + n + self.n_questions + len(KINDS), 1.0))
+        at += n
+        out.append((at + self.question_of(decision), 1.0))
+        at += self.n_questions
+        if decision.kind in KINDS:
+            out.append((at + KINDS.index(decision.kind), 1.0))
+        at += len(KINDS)
+        out.append((at + 1, float(len(decision.values))))
+        if picked:
             out.extend((self.at_picked + a, 1.0) for a in picked)
         return out
 
@@ -239,3 +252,8 @@ class Encoder:
 
 def _encodable(t: str) -> bool:
     return t in ("number", "bool", "player")
+
+
+def _kind_vars(voc, kind: str) -> set:
+    """The component variables a kind's components have (`State.add_entity`)."""
+    return {n for n, v in voc.variables.items() if v.scope == "entity" and (not v.kinds or kind in v.kinds)}

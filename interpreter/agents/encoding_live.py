@@ -24,13 +24,15 @@ from interpreter.core.state import Entity, holder
 from interpreter.present.views import can_see
 
 _TRIM = 512  # log entries every seat has read, dropped once there are this many
+_NONE: frozenset = frozenset()
 
 
 @dataclass
 class _Seat:
     out: np.ndarray
     mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
-    cursor: int  # how much of the log this tensor has taken in
+    cursor: int  # how much of the log of components this tensor has taken in
+    zone_cursor: int  # and of the log of zones
     picked: frozenset  # component ids marked "picked"
     seen: dict  # component id -> the zone it lies in, of the components whose rows say they are seen
     shown: dict  # zone -> how many of `seen` lie there
@@ -38,77 +40,93 @@ class _Seat:
     variables: int  # `_Live.variables` when part 3 was written
     values: list  # the variables' values part 3 shows, per part (the game's, then each seat's)
     zones: dict = field(default_factory=dict)  # zone -> (slot, place in part 2 or None, ready row, mode or None)
-    marks: list = field(default_factory=list)  # the places part 4 holds a non-zero at
+    marks: list = field(default_factory=list)  # the (place, value) pairs part 4 holds
 
 
 @dataclass
 class _Live:
-    log: list = field(default_factory=list)  # components and zones changed, in order
+    ents: list = field(default_factory=list)  # components changed, in order
+    zones: list = field(default_factory=list)  # zones changed (left, entered, shuffled), in order
     seats: dict = field(default_factory=dict)  # player -> _Seat
     variables: int = 0  # how many times variables of the game or the players changed
+    loaded: set = field(default_factory=set)  # components anything was ever laid on (most never are)
 
     def moved(self, e, old, new) -> None:
-        log = self.log
-        log.append(e)
+        self.ents.append(e)
+        zones = self.zones
         if old is not None:
-            log.append(old)
-        log.append(new)
+            zones.append(old)
+        zones.append(new)
+        if type(new.owner) is Entity:
+            self.loaded.add(new.owner)
 
     def changed(self, what) -> None:
-        if None in what:
-            self.variables += 1
-            what = [x for x in what if x is not None]
-        self.log.extend(what)
+        for x in what:
+            if x is None:
+                self.variables += 1
+            elif type(x) is Entity:
+                self.ents.append(x)
+            else:
+                self.zones.append(x)
+                if type(x.owner) is Entity:
+                    self.loaded.add(x.owner)
 
 
 def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     live = enc.live.get(rt)
     if live is None:
         live = enc.live[rt] = _Live()
+        live.loaded.update(e for e in rt.state.entities.values() if e.zones and any(z.items for z in e.zones.values()))
         rt.move_watchers.append(live.moved)
         rt.change_watchers.append(live.changed)
     state = rt.state
-    names = enc.space.words if enc.space is not None else None
-    picked_ids = frozenset(names[a] for a in picked) if names is not None and picked else frozenset()
+    if picked:
+        names = enc.space.words if enc.space is not None else None
+        picked_ids = frozenset(names[a] for a in picked) if names is not None else _NONE
+    else:
+        picked_ids = _NONE
     seat = live.seats.get(player)
     if seat is None:
         return _first(enc, live, state, player, decision, to_act, picked, picked_ids)
     mv = seat.mv
-    log = live.log
+    elog, zlog = live.ents, live.zones
     repicked = seat.picked != picked_ids
-    if seat.cursor < len(log) or repicked:
-        ents: dict = {}
-        zones: dict = {}
-        for x in dict.fromkeys(log[seat.cursor:]):  # each once: a step moves the same few things many times
-            if type(x) is Entity:
-                ents[x] = None
-            else:
-                zones[x] = None
+    if seat.cursor < len(elog) or seat.zone_cursor < len(zlog) or repicked:
+        ents = dict.fromkeys(elog[seat.cursor:])  # each once: a step moves the same few things many times
+        zones = dict.fromkeys(zlog[seat.zone_cursor:])
         if repicked:
             for eid in seat.picked ^ picked_ids:
                 e = state.entities.get(eid)
                 if e is not None:
                     ents[e] = None
             seat.picked = picked_ids
-        seat.cursor = len(log)
-        if ents or zones:
-            _take_in(enc, seat, player, ents, zones, picked_ids)
+        seat.cursor, seat.zone_cursor = len(elog), len(zlog)
+        _take_in(enc, seat, player, ents, zones, picked_ids, live.loaded)
     if seat.variables != live.variables:
         seat.variables = live.variables
         _variables(enc, seat, state, player)
-    for at in seat.marks:  # part 4: the last decision's marks cleared, this one's written
-        mv[at] = 0.0
     marks = enc.marks(player, decision, to_act, picked)
-    for at, value in marks:
-        mv[at] = value
-    seat.marks = [at for at, _ in marks]
-    if len(log) >= _TRIM:
-        least = min(s.cursor for s in live.seats.values())
-        if least >= _TRIM:
-            del log[:least]
-            for s in live.seats.values():
-                s.cursor -= least
+    if marks != seat.marks:  # part 4: the last decision's marks cleared, this one's written
+        for at, _ in seat.marks:
+            mv[at] = 0.0
+        for at, value in marks:
+            mv[at] = value
+        seat.marks = marks
+    if len(elog) + len(zlog) >= _TRIM:
+        _trim(live)
     return seat.out.copy()
+
+
+def _trim(live: _Live) -> None:
+    """The log entries every seat has taken in, dropped."""
+    least = min(s.cursor for s in live.seats.values())
+    least_zone = min(s.zone_cursor for s in live.seats.values())
+    if least + least_zone >= _TRIM:
+        del live.ents[:least]
+        del live.zones[:least_zone]
+        for s in live.seats.values():
+            s.cursor -= least
+            s.zone_cursor -= least_zone
 
 
 def _first(enc, live: _Live, state, player: int, decision, to_act, picked, picked_ids) -> np.ndarray:
@@ -119,8 +137,8 @@ def _first(enc, live: _Live, state, player: int, decision, to_act, picked, picke
     for z in seen.values():
         shown[z] = shown.get(z, 0) + 1
     tops = {z: z.items[0] for z in state.all_zones() if z.items}
-    seat = _Seat(out, memoryview(out), len(live.log), picked_ids, seen, shown, tops, live.variables,
-                 _values(enc, state), marks=[at for at, _ in enc.marks(player, decision, to_act, picked)])
+    seat = _Seat(out, memoryview(out), len(live.ents), len(live.zones), picked_ids, seen, shown, tops, live.variables,
+                 _values(enc, state), marks=enc.marks(player, decision, to_act, picked))
     live.seats[player] = seat
     return out.copy()
 
@@ -146,7 +164,7 @@ def _zone(enc, seat: _Seat, z, player: int) -> tuple:
     return found
 
 
-def _carry(e, ents: dict, zones: dict) -> None:
+def _carry(e, ents: dict, zones: dict, loaded: set) -> None:
     """What lies on a component that moved or changed: rewritten with it (its holder, and whether the
     component it lies on is seen, may have changed), and those zones' counts."""
     for z in e.zones.values():
@@ -156,16 +174,16 @@ def _carry(e, ents: dict, zones: dict) -> None:
         for x in z.items:
             if x not in ents:
                 ents[x] = None
-                if x.zones:
-                    _carry(x, ents, zones)
+                if x in loaded:
+                    _carry(x, ents, zones, loaded)
 
 
-def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids) -> None:
+def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids, loaded: set) -> None:
     mv, seen, shown, tops, zinfo = seat.mv, seat.seen, seat.shown, seat.tops, seat.zones
-    index, width, zw = enc.index, enc.width, enc.zone_width
-    for e in list(ents):
-        if e.zones:
-            _carry(e, ents, zones)
+    rows, width, zw = enc.rows, enc.width, enc.zone_width
+    if loaded:
+        for e in loaded.intersection(ents):
+            _carry(e, ents, zones, loaded)
     for z in list(zones):
         if "top" in z.visibility:  # which one is seen there may have changed: the old and the new top
             if z.items:
@@ -174,17 +192,16 @@ def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids)
             if old is not None:
                 ents[old] = None
     unseen = enc.unseen_row
-    evars = enc.row_vars
-    N = len(enc.ids)
+    seen_get, zinfo_get = seen.get, zinfo.get
+    at_on, at_top, at_face, at_picked = zw, zw + 1, zw + 2, zw + 3
     for e in ents:
         z = e.zone
         eid = e.id
-        was = seen.get(eid)
-        row = index[eid] * width
+        was = seen_get(eid)
         if z is None:
             sees = False
         else:
-            info = zinfo.get(z)
+            info = zinfo_get(z)
             if info is None:
                 info = _zone(enc, seat, z, player)
             if e.face_down or e.seen_by is not None:
@@ -200,8 +217,10 @@ def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids)
                 del seen[eid]
                 shown[was] -= 1
                 zones[was] = None
+                row = rows[eid]
                 mv[row:row + width] = unseen
             continue
+        row = rows[eid]
         mv[row:row + width] = info[2]
         if was is not z:
             if was is not None:
@@ -210,44 +229,47 @@ def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids)
             seen[eid] = z
             shown[z] = shown.get(z, 0) + 1
             zones[z] = None
-        owner = z.owner
-        if type(owner) is Entity:
-            mv[row + zw] = (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
+        if info[1] is None:  # a zone on a component: which one
+            owner = z.owner
+            mv[row + at_on] = enc.on[owner.id] if can_see(owner, player) else -1.0
         if z.items[0] is e:
-            mv[row + zw + 1] = 1.0
+            mv[row + at_top] = 1.0
         if e.face_down:
-            mv[row + zw + 2] = 1.0
+            mv[row + at_face] = 1.0
         if eid in picked_ids:
-            mv[row + zw + 3] = 1.0
-        if e.zones:
+            mv[row + at_picked] = 1.0
+        if e in loaded:
             for x in e.zones.values():
                 if x.items:
                     zones[x] = None  # its `under`, written below
-        v = e.vars
-        if v:
-            for at, name, t in evars:
-                x = v.get(name)
-                if x is not None and x is not False and x != 0:
-                    mv[row + at] = number(x, t, player, enc.players)
+        found = enc.var_places.get(e.kind)
+        if found is not None:
+            values = found[0](e.vars)
+            if any(values):
+                for (at, t), x in zip(found[1], values):
+                    if x is not None and x is not False and x != 0:
+                        mv[row + at] = number(x, t, player, enc.players)
+    at_under = zw + 4
     for z in zones:  # the top of each zone named, and how many of its components the player cannot see
         items = z.items
         top = items[0] if items else None
         old = tops.get(z)
         if old is not top:
             tops[z] = top
-            if old is not None and old not in ents and seen.get(old.id) is z:
-                mv[index[old.id] * width + zw + 1] = 0.0
-            if top is not None and top not in ents and seen.get(top.id) is z:
-                mv[index[top.id] * width + zw + 1] = 1.0
+            if old is not None and old not in ents and seen_get(old.id) is z:
+                mv[rows[old.id] + at_top] = 0.0
+            if top is not None and top not in ents and seen_get(top.id) is z:
+                mv[rows[top.id] + at_top] = 1.0
         owner = z.owner
         if type(owner) is Entity:
-            if seen.get(owner.id) is not None:
+            if seen_get(owner.id) is not None:
                 under = 0
                 for y in owner.zones.values():
-                    under += len(y.items) - shown.get(y, 0)
-                mv[index[owner.id] * width + zw + 4] = float(under)
+                    if y.items:
+                        under += len(y.items) - shown.get(y, 0)
+                mv[rows[owner.id] + at_under] = float(under)
         else:
-            info = zinfo.get(z)
+            info = zinfo_get(z)
             if info is None:
                 info = _zone(enc, seat, z, player)
             mv[info[1]] = float(len(items) - shown.get(z, 0))

@@ -278,6 +278,9 @@ class RulesState(pyspiel.State):
         line = self.line
         if line.finished or line.to_act() != player:
             return []
+        if not line.picked:  # most decisions: at most the words of the option being picked
+            picker = self.options()
+            return list(picker.prefix) if picker is not None and picker.prefix else []
         space, state = self.get_game().space, line.session.state
         out = [space.ids[w] for label in line.picked for w in label.split(" ")
                if w in space.ids and (w not in space.components or can_see(state.entities[w], player))]
@@ -290,8 +293,10 @@ class RulesState(pyspiel.State):
 
     def observation_array(self, player: int) -> np.ndarray:
         line, enc = self.line, self.get_game().encoder
-        return enc.encode(line.session.state, player, line.decision, None if line.finished else line.to_act(),
-                          self.picked(player), session=line.session)
+        session = line.session
+        d = session.pending
+        return enc.encode(session.state, player, d, None if d is None else line.to_act(), self.picked(player),
+                          session=session)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player
