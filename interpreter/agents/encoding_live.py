@@ -23,40 +23,40 @@ import numpy as np
 from interpreter.core.state import Entity, holder
 from interpreter.present.views import can_see
 
-_TRIM = 512  # log entries every seat has read, dropped once there are this many
 _NONE: frozenset = frozenset()
 
 
 @dataclass
 class _Seat:
+    player: int
     out: np.ndarray
     mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
-    cursor: int  # how much of the log of components this tensor has taken in
-    zone_cursor: int  # and of the log of zones
     picked: frozenset  # component ids marked "picked"
     seen: dict  # component id -> the zone it lies in, of the components whose rows say they are seen
     shown: dict  # zone -> how many of `seen` lie there
-    tops: dict  # zone -> the component on its top when this tensor last looked (None: empty)
     variables: int  # `_Live.variables` when part 3 was written
     values: list  # the variables' values part 3 shows, per part (the game's, then each seat's)
-    zones: dict = field(default_factory=dict)  # zone -> (slot, place in part 2 or None, ready row, mode or None)
     marks: list = field(default_factory=list)  # the (place, value) pairs part 4 holds
 
 
 @dataclass
 class _Live:
-    ents: list = field(default_factory=list)  # components changed, in order
-    zones: list = field(default_factory=list)  # zones changed (left, entered, shuffled), in order
+    """What changed since the tensors followed were last brought up to date (all at once: the work on a
+    component, its zone and its variables is shared by the seats), and those tensors."""
+    ents: dict = field(default_factory=dict)  # components changed (an ordered set)
+    zones: dict = field(default_factory=dict)  # zones changed: left, entered, shuffled
     seats: dict = field(default_factory=dict)  # player -> _Seat
     variables: int = 0  # how many times variables of the game or the players changed
     loaded: set = field(default_factory=set)  # components anything was ever laid on (most never are)
+    tops: dict = field(default_factory=dict)  # zone -> the component on its top when last looked (None: empty)
+    info: dict = field(default_factory=dict)  # zone -> per seat: (place in part 2 or None, ready row, mode or None)
 
     def moved(self, e, old, new) -> None:
-        self.ents.append(e)
+        self.ents[e] = None
         zones = self.zones
         if old is not None:
-            zones.append(old)
-        zones.append(new)
+            zones[old] = None
+        zones[new] = None
         if type(new.owner) is Entity:
             self.loaded.add(new.owner)
 
@@ -65,9 +65,9 @@ class _Live:
             if x is None:
                 self.variables += 1
             elif type(x) is Entity:
-                self.ents.append(x)
+                self.ents[x] = None
             else:
-                self.zones.append(x)
+                self.zones[x] = None
                 if type(x.owner) is Entity:
                     self.loaded.add(x.owner)
 
@@ -76,10 +76,17 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     live = enc.live.get(rt)
     if live is None:
         live = enc.live[rt] = _Live()
-        live.loaded.update(e for e in rt.state.entities.values() if e.zones and any(z.items for z in e.zones.values()))
+        state = rt.state
+        live.loaded.update(e for e in state.entities.values() if e.zones and any(z.items for z in e.zones.values()))
+        live.tops = {z: z.items[0] for z in state.all_zones() if z.items}
         rt.move_watchers.append(live.moved)
         rt.change_watchers.append(live.changed)
-    state = rt.state
+    if live.ents or live.zones:
+        if live.seats:
+            _take_in(enc, live, live.ents, live.zones)
+        else:
+            _tops(live.tops, live.zones)
+        live.ents, live.zones = {}, {}
     if picked:
         names = enc.space.words if enc.space is not None else None
         picked_ids = frozenset(names[a] for a in picked) if names is not None else _NONE
@@ -87,46 +94,29 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
         picked_ids = _NONE
     seat = live.seats.get(player)
     if seat is None:
-        return _first(enc, live, state, player, decision, to_act, picked, picked_ids)
-    mv = seat.mv
-    elog, zlog = live.ents, live.zones
-    repicked = seat.picked != picked_ids
-    if seat.cursor < len(elog) or seat.zone_cursor < len(zlog) or repicked:
-        ents = dict.fromkeys(elog[seat.cursor:])  # each once: a step moves the same few things many times
-        zones = dict.fromkeys(zlog[seat.zone_cursor:])
-        if repicked:
-            for eid in seat.picked ^ picked_ids:
-                e = state.entities.get(eid)
-                if e is not None:
-                    ents[e] = None
-            seat.picked = picked_ids
-        seat.cursor, seat.zone_cursor = len(elog), len(zlog)
-        _take_in(enc, seat, player, ents, zones, picked_ids, live.loaded)
+        return _first(enc, live, rt.state, player, decision, to_act, picked, picked_ids)
+    if seat.picked != picked_ids:
+        entities = rt.state.entities
+        again = {entities[eid]: None for eid in seat.picked ^ picked_ids if eid in entities}
+        seat.picked = picked_ids
+        _take_in(enc, live, again, {}, (seat,))
     if seat.variables != live.variables:
         seat.variables = live.variables
-        _variables(enc, seat, state, player)
+        _variables(enc, seat, rt.state, player)
     marks = enc.marks(player, decision, to_act, picked)
     if marks != seat.marks:  # part 4: the last decision's marks cleared, this one's written
+        mv = seat.mv
         for at, _ in seat.marks:
             mv[at] = 0.0
         for at, value in marks:
             mv[at] = value
         seat.marks = marks
-    if len(elog) + len(zlog) >= _TRIM:
-        _trim(live)
     return seat.out.copy()
 
 
-def _trim(live: _Live) -> None:
-    """The log entries every seat has taken in, dropped."""
-    least = min(s.cursor for s in live.seats.values())
-    least_zone = min(s.zone_cursor for s in live.seats.values())
-    if least + least_zone >= _TRIM:
-        del live.ents[:least]
-        del live.zones[:least_zone]
-        for s in live.seats.values():
-            s.cursor -= least
-            s.zone_cursor -= least_zone
+def _tops(tops: dict, zones) -> None:
+    for z in zones:
+        tops[z] = z.items[0] if z.items else None
 
 
 def _first(enc, live: _Live, state, player: int, decision, to_act, picked, picked_ids) -> np.ndarray:
@@ -136,31 +126,35 @@ def _first(enc, live: _Live, state, player: int, decision, to_act, picked, picke
     shown: dict = {}
     for z in seen.values():
         shown[z] = shown.get(z, 0) + 1
-    tops = {z: z.items[0] for z in state.all_zones() if z.items}
-    seat = _Seat(out, memoryview(out), len(live.ents), len(live.zones), picked_ids, seen, shown, tops, live.variables,
-                 _values(enc, state), marks=enc.marks(player, decision, to_act, picked))
+    seat = _Seat(player, out, memoryview(out), picked_ids, seen, shown, live.variables, _values(enc, state),
+                 marks=enc.marks(player, decision, to_act, picked))
     live.seats[player] = seat
+    live.info.clear()  # per zone, one entry per seat followed
     return out.copy()
 
 
-def _zone(enc, seat: _Seat, z, player: int) -> tuple:
-    """A zone as this player's rows show it: its slot, its place in part 2 (None for a zone on a component),
+def _zone(enc, live: _Live, z) -> tuple:
+    """A zone as each followed seat's rows show it: its place in part 2 (None for a zone on a component),
     the row of a component seen there (slot 0 clear, its slot set), and what of it the player sees ("all",
     "top", "none"; None where that hangs on who holds the component it lies on)."""
     owner = z.owner
-    if type(owner) is Entity:
-        slot, count = enc.slots[(z.name, "on")], None
-    else:
-        key = (z.name, None) if owner is None else (z.name, (owner - player) % enc.players)
-        slot, count = enc.slots[key], enc.at_counts + enc.counted[key]
     owner_sees, others_see = z.visibility
-    if owner_sees == others_see:
-        mode = owner_sees
-    elif type(owner) is Entity:
-        mode = None
-    else:
-        mode = owner_sees if owner == player else others_see
-    found = seat.zones[z] = (slot, count, enc.ready_row(slot), mode)
+    out = []
+    for seat in live.seats.values():
+        player = seat.player
+        if type(owner) is Entity:
+            slot, count = enc.slots[(z.name, "on")], None
+        else:
+            key = (z.name, None) if owner is None else (z.name, (owner - player) % enc.players)
+            slot, count = enc.slots[key], enc.at_counts + enc.counted[key]
+        if owner_sees == others_see:
+            mode = owner_sees
+        elif type(owner) is Entity:
+            mode = None
+        else:
+            mode = owner_sees if owner == player else others_see
+        out.append((count, enc.ready_row(slot), mode))
+    found = live.info[z] = tuple(out)
     return found
 
 
@@ -178,9 +172,12 @@ def _carry(e, ents: dict, zones: dict, loaded: set) -> None:
                     _carry(x, ents, zones, loaded)
 
 
-def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids, loaded: set) -> None:
-    mv, seen, shown, tops, zinfo = seat.mv, seat.seen, seat.shown, seat.tops, seat.zones
-    rows, width, zw = enc.rows, enc.width, enc.zone_width
+def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
+    """The rows of these components, and the tops and counts of these zones, in every followed seat's tensor
+    (or only in `seats`)."""
+    loaded, tops = live.loaded, live.tops
+    if seats is None:
+        seats = tuple(live.seats.values())
     if loaded:
         for e in loaded.intersection(ents):
             _carry(e, ents, zones, loaded)
@@ -191,88 +188,115 @@ def _take_in(enc, seat: _Seat, player: int, ents: dict, zones: dict, picked_ids,
             old = tops.get(z)
             if old is not None:
                 ents[old] = None
+    rows, width, zw, n = enc.rows, enc.width, enc.zone_width, enc.players
     unseen = enc.unseen_row
-    seen_get, zinfo_get = seen.get, zinfo.get
     at_on, at_top, at_face, at_picked = zw, zw + 1, zw + 2, zw + 3
+    infos = live.info
+    every = len(seats) == len(live.seats)
     for e in ents:
         z = e.zone
         eid = e.id
-        was = seen_get(eid)
+        row = rows[eid]
         if z is None:
-            sees = False
-        else:
-            info = zinfo_get(z)
-            if info is None:
-                info = _zone(enc, seat, z, player)
-            if e.face_down or e.seen_by is not None:
+            for seat in seats:
+                was = seat.seen.pop(eid, None)
+                if was is not None:
+                    seat.shown[was] -= 1
+                    zones[was] = None
+                    seat.mv[row:row + width] = unseen
+            continue
+        info = infos.get(z)
+        if info is None:
+            info = _zone(enc, live, z)
+        special = e.face_down or e.seen_by is not None
+        top = z.items[0] is e
+        face = e.face_down
+        carries = e in loaded
+        found = enc.var_places.get(e.kind)
+        values = None
+        if found is not None:
+            values = found[0](e.vars)
+            if not any(values):
+                values = None
+        on = None
+        for k, seat in enumerate(seats):
+            player = seat.player
+            count, ready, mode = info[k] if every else info[tuple(live.seats.values()).index(seat)]
+            if special:
                 sees = can_see(e, player)
             else:
-                mode = info[3]
                 if mode is None:
                     owner_sees, others_see = z.visibility
                     mode = owner_sees if holder(z.owner) == player else others_see
-                sees = mode == "all" or (mode == "top" and z.items[0] is e)
-        if not sees:
-            if was is not None:
-                del seen[eid]
-                shown[was] -= 1
-                zones[was] = None
-                row = rows[eid]
-                mv[row:row + width] = unseen
-            continue
-        row = rows[eid]
-        mv[row:row + width] = info[2]
-        if was is not z:
-            if was is not None:
-                shown[was] -= 1
-                zones[was] = None
-            seen[eid] = z
-            shown[z] = shown.get(z, 0) + 1
-            zones[z] = None
-        if info[1] is None:  # a zone on a component: which one
-            owner = z.owner
-            mv[row + at_on] = enc.on[owner.id] if can_see(owner, player) else -1.0
-        if z.items[0] is e:
-            mv[row + at_top] = 1.0
-        if e.face_down:
-            mv[row + at_face] = 1.0
-        if eid in picked_ids:
-            mv[row + at_picked] = 1.0
-        if e in loaded:
+                sees = mode == "all" or (mode == "top" and top)
+            seen = seat.seen
+            was = seen.get(eid)
+            mv = seat.mv
+            if not sees:
+                if was is not None:
+                    del seen[eid]
+                    seat.shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+                continue
+            mv[row:row + width] = ready
+            if was is not z:
+                shown = seat.shown
+                if was is not None:
+                    shown[was] -= 1
+                    zones[was] = None
+                seen[eid] = z
+                shown[z] = shown.get(z, 0) + 1
+                zones[z] = None
+            if count is None:  # a zone on a component: which one
+                owner = z.owner
+                mv[row + at_on] = enc.on[owner.id] if can_see(owner, player) else -1.0
+            if top:
+                mv[row + at_top] = 1.0
+            if face:
+                mv[row + at_face] = 1.0
+            if eid in seat.picked:
+                mv[row + at_picked] = 1.0
+            if values is not None:
+                for (at, t), x in zip(found[1], values):
+                    if x is not None and x is not False and x != 0:
+                        mv[row + at] = number(x, t, player, n)
+        if carries:
             for x in e.zones.values():
                 if x.items:
                     zones[x] = None  # its `under`, written below
-        found = enc.var_places.get(e.kind)
-        if found is not None:
-            values = found[0](e.vars)
-            if any(values):
-                for (at, t), x in zip(found[1], values):
-                    if x is not None and x is not False and x != 0:
-                        mv[row + at] = number(x, t, player, enc.players)
     at_under = zw + 4
-    for z in zones:  # the top of each zone named, and how many of its components the player cannot see
+    for z in zones:  # the top of each zone named, and how many of its components each player cannot see
         items = z.items
         top = items[0] if items else None
         old = tops.get(z)
-        if old is not top:
+        moved_top = old is not top
+        if moved_top:
             tops[z] = top
-            if old is not None and old not in ents and seen_get(old.id) is z:
-                mv[rows[old.id] + at_top] = 0.0
-            if top is not None and top not in ents and seen_get(top.id) is z:
-                mv[rows[top.id] + at_top] = 1.0
         owner = z.owner
-        if type(owner) is Entity:
-            if seen_get(owner.id) is not None:
-                under = 0
-                for y in owner.zones.values():
-                    if y.items:
-                        under += len(y.items) - shown.get(y, 0)
-                mv[rows[owner.id] + at_under] = float(under)
-        else:
-            info = zinfo_get(z)
-            if info is None:
-                info = _zone(enc, seat, z, player)
-            mv[info[1]] = float(len(items) - shown.get(z, 0))
+        nested = type(owner) is Entity
+        info = None
+        for k, seat in enumerate(seats):
+            seen = seat.seen
+            mv = seat.mv
+            if moved_top:
+                if old is not None and old not in ents and seen.get(old.id) is z:
+                    mv[rows[old.id] + at_top] = 0.0
+                if top is not None and top not in ents and seen.get(top.id) is z:
+                    mv[rows[top.id] + at_top] = 1.0
+            if nested:
+                if seen.get(owner.id) is not None:
+                    under = 0
+                    shown = seat.shown
+                    for y in owner.zones.values():
+                        if y.items:
+                            under += len(y.items) - shown.get(y, 0)
+                    mv[rows[owner.id] + at_under] = float(under)
+            else:
+                if info is None:
+                    info = infos.get(z) or _zone(enc, live, z)
+                count = info[k][0] if every else info[tuple(live.seats.values()).index(seat)][0]
+                mv[count] = float(len(items) - seat.shown.get(z, 0))
 
 
 def getter(names: list):
