@@ -77,6 +77,11 @@ class Encoder:
         self.at_vars = self.at_counts + len(self.counted)
         self.at_decision = self.at_vars + len(self.game_vars) + players * len(self.player_vars)
         self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
+        # part 4's places: which question, its kind, secret, how many options
+        self.at_question = self.at_decision + players
+        self.kind_at = {kind: self.at_question + self.n_questions + k for k, kind in enumerate(KINDS)}
+        self.at_secret = self.at_question + self.n_questions + len(KINDS)
+        self.at_options = self.at_secret + 1
         self.size = self.at_picked + (space.size if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
         # for `encoding_live`: rows written at once (a component unseen, one seen in a zone slot), the variables'
@@ -212,18 +217,15 @@ class Encoder:
             # what another player is asked stays its own, as in the strings ("P2 decides"): which
             # question comes may hang on what it holds (an ability of a card in its hand)
             if decision.secret:
-                return [(at + (to_act - player) % n, 1.0), (at + n + self.n_questions + len(KINDS), 1.0)]
+                return [(at + (to_act - player) % n, 1.0), (self.at_secret, 1.0)]
             return [(at + (to_act - player) % n, 1.0)]
-        out = [(at, 1.0)]
+        out = [(at, 1.0), (self.at_question + self.question_of(decision), 1.0)]
+        kind = self.kind_at.get(decision.kind)
+        if kind is not None:
+            out.append((kind, 1.0))
+        out.append((self.at_options, float(len(decision.values))))
         if decision.secret:
-            out.append((at + n + self.n_questions + len(KINDS), 1.0))
-        at += n
-        out.append((at + self.question_of(decision), 1.0))
-        at += self.n_questions
-        if decision.kind in KINDS:
-            out.append((at + KINDS.index(decision.kind), 1.0))
-        at += len(KINDS)
-        out.append((at + 1, float(len(decision.values))))
+            out.append((self.at_secret, 1.0))
         if picked:
             out.extend((self.at_picked + a, 1.0) for a in picked)
         return out

@@ -188,22 +188,24 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
             old = tops.get(z)
             if old is not None:
                 ents[old] = None
-    rows, width, zw, n = enc.rows, enc.width, enc.zone_width, enc.players
+    rows, width, zw, n, on_of, var_places = enc.rows, enc.width, enc.zone_width, enc.players, enc.on, enc.var_places
     unseen = enc.unseen_row
-    at_on, at_top, at_face, at_picked = zw, zw + 1, zw + 2, zw + 3
+    at_on, at_top, at_face, at_picked, at_under = zw, zw + 1, zw + 2, zw + 3, zw + 4
     infos = live.info
-    every = len(seats) == len(live.seats)
+    order = list(live.seats.values())
+    # per seat: its place in each zone's info, and what is written through (looked up once, not per component)
+    each = [(order.index(seat), seat.player, seat.seen, seat.shown, seat.mv, seat.picked) for seat in seats]
     for e in ents:
         z = e.zone
         eid = e.id
         row = rows[eid]
         if z is None:
-            for seat in seats:
-                was = seat.seen.pop(eid, None)
+            for _, _, seen, shown, mv, _ in each:
+                was = seen.pop(eid, None)
                 if was is not None:
-                    seat.shown[was] -= 1
+                    shown[was] -= 1
                     zones[was] = None
-                    seat.mv[row:row + width] = unseen
+                    mv[row:row + width] = unseen
             continue
         info = infos.get(z)
         if info is None:
@@ -211,61 +213,57 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         special = e.face_down or e.seen_by is not None
         top = z.items[0] is e
         face = e.face_down
-        carries = e in loaded
-        found = enc.var_places.get(e.kind)
+        found = var_places.get(e.kind)
         values = None
         if found is not None:
             values = found[0](e.vars)
             if not any(values):
                 values = None
-        on = None
-        for k, seat in enumerate(seats):
-            player = seat.player
-            count, ready, mode = info[k] if every else info[tuple(live.seats.values()).index(seat)]
+        for k, player, seen, shown, mv, picked in each:
+            _, ready, mode = info[k]
             if special:
                 sees = can_see(e, player)
-            else:
-                if mode is None:
-                    owner_sees, others_see = z.visibility
-                    mode = owner_sees if holder(z.owner) == player else others_see
+            elif mode == "all":
+                sees = True
+            elif mode is None:
+                owner_sees, others_see = z.visibility
+                mode = owner_sees if holder(z.owner) == player else others_see
                 sees = mode == "all" or (mode == "top" and top)
-            seen = seat.seen
+            else:
+                sees = mode == "top" and top
             was = seen.get(eid)
-            mv = seat.mv
             if not sees:
                 if was is not None:
                     del seen[eid]
-                    seat.shown[was] -= 1
+                    shown[was] -= 1
                     zones[was] = None
                     mv[row:row + width] = unseen
                 continue
             mv[row:row + width] = ready
             if was is not z:
-                shown = seat.shown
                 if was is not None:
                     shown[was] -= 1
                     zones[was] = None
                 seen[eid] = z
                 shown[z] = shown.get(z, 0) + 1
                 zones[z] = None
-            if count is None:  # a zone on a component: which one
+            if info[k][0] is None:  # a zone on a component: which one
                 owner = z.owner
-                mv[row + at_on] = enc.on[owner.id] if can_see(owner, player) else -1.0
+                mv[row + at_on] = on_of[owner.id] if can_see(owner, player) else -1.0
             if top:
                 mv[row + at_top] = 1.0
             if face:
                 mv[row + at_face] = 1.0
-            if eid in seat.picked:
+            if eid in picked:
                 mv[row + at_picked] = 1.0
             if values is not None:
                 for (at, t), x in zip(found[1], values):
                     if x is not None and x is not False and x != 0:
                         mv[row + at] = number(x, t, player, n)
-        if carries:
+        if e in loaded:
             for x in e.zones.values():
                 if x.items:
                     zones[x] = None  # its `under`, written below
-    at_under = zw + 4
     for z in zones:  # the top of each zone named, and how many of its components each player cannot see
         items = z.items
         top = items[0] if items else None
@@ -273,30 +271,36 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         moved_top = old is not top
         if moved_top:
             tops[z] = top
+            if old is not None and old in ents:
+                old = None  # rewritten whole above
+            if top is not None and top in ents:
+                top = None
         owner = z.owner
-        nested = type(owner) is Entity
-        info = None
-        for k, seat in enumerate(seats):
-            seen = seat.seen
-            mv = seat.mv
-            if moved_top:
-                if old is not None and old not in ents and seen.get(old.id) is z:
-                    mv[rows[old.id] + at_top] = 0.0
-                if top is not None and top not in ents and seen.get(top.id) is z:
-                    mv[rows[top.id] + at_top] = 1.0
-            if nested:
+        if type(owner) is Entity:
+            for _, _, seen, shown, mv, _ in each:
+                if moved_top:
+                    if old is not None and seen.get(old.id) is z:
+                        mv[rows[old.id] + at_top] = 0.0
+                    if top is not None and seen.get(top.id) is z:
+                        mv[rows[top.id] + at_top] = 1.0
                 if seen.get(owner.id) is not None:
                     under = 0
-                    shown = seat.shown
                     for y in owner.zones.values():
                         if y.items:
                             under += len(y.items) - shown.get(y, 0)
                     mv[rows[owner.id] + at_under] = float(under)
-            else:
-                if info is None:
-                    info = infos.get(z) or _zone(enc, live, z)
-                count = info[k][0] if every else info[tuple(live.seats.values()).index(seat)][0]
-                mv[count] = float(len(items) - seat.shown.get(z, 0))
+            continue
+        info = infos.get(z)
+        if info is None:
+            info = _zone(enc, live, z)
+        size = float(len(items))
+        for k, _, seen, shown, mv, _ in each:
+            if moved_top:
+                if old is not None and seen.get(old.id) is z:
+                    mv[rows[old.id] + at_top] = 0.0
+                if top is not None and seen.get(top.id) is z:
+                    mv[rows[top.id] + at_top] = 1.0
+            mv[info[k][0]] = size - shown.get(z, 0)
 
 
 def getter(names: list):
