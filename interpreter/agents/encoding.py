@@ -105,6 +105,12 @@ class Encoder:
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
 
+    def blank(self) -> np.ndarray:
+        """An observation with every component unseen and nothing else (for `encoding_live` to fill)."""
+        out = np.zeros(self.size, np.float32)
+        out[0:self.at_counts:self.width] = 1.0
+        return out
+
     def ready_row(self, slot: int) -> memoryview:
         """The row of a component seen in a zone of this slot, before its own numbers (made once per slot)."""
         found = self._ready.get(slot)

@@ -75,26 +75,16 @@ class _Live:
 def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     live = enc.live.get(rt)
     if live is None:
-        live = enc.live[rt] = _Live()
-        state = rt.state
-        live.loaded.update(e for e in state.entities.values() if e.zones and any(z.items for z in e.zones.values()))
-        live.tops = {z: z.items[0] for z in state.all_zones() if z.items}
-        rt.move_watchers.append(live.moved)
-        rt.change_watchers.append(live.changed)
-    if live.ents or live.zones:
-        if live.seats:
-            _take_in(enc, live, live.ents, live.zones)
-        else:
-            _tops(live.tops, live.zones)
+        live = enc.live[rt] = _start(enc, rt)
+    elif live.ents or live.zones:
+        _take_in(enc, live, live.ents, live.zones)
         live.ents, live.zones = {}, {}
     if picked:
         names = enc.space.words if enc.space is not None else None
         picked_ids = frozenset(names[a] for a in picked) if names is not None else _NONE
     else:
         picked_ids = _NONE
-    seat = live.seats.get(player)
-    if seat is None:
-        return _first(enc, live, rt.state, player, decision, to_act, picked, picked_ids)
+    seat = live.seats[player]
     if seat.picked != picked_ids:
         entities = rt.state.entities
         again = {entities[eid]: None for eid in seat.picked ^ picked_ids if eid in entities}
@@ -114,23 +104,22 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     return seat.out.copy()
 
 
-def _tops(tops: dict, zones) -> None:
-    for z in zones:
-        tops[z] = z.items[0] if z.items else None
-
-
-def _first(enc, live: _Live, state, player: int, decision, to_act, picked, picked_ids) -> np.ndarray:
-    """A seat's first tensor: the full encoding, with what the live one keeps noted in the same pass."""
-    seen: dict = {}
-    out = enc.encode(state, player, decision, to_act, picked, seen=seen)
-    shown: dict = {}
-    for z in seen.values():
-        shown[z] = shown.get(z, 0) + 1
-    seat = _Seat(player, out, memoryview(out), picked_ids, seen, shown, live.variables, _values(enc, state),
-                 marks=enc.marks(player, decision, to_act, picked))
-    live.seats[player] = seat
-    live.info.clear()  # per zone, one entry per seat followed
-    return out.copy()
+def _start(enc, rt) -> _Live:
+    """Every seat's tensor, from the whole table in one pass (`_take_in` over every component and zone: the
+    work on each is shared by the seats), then followed through the session's watchers."""
+    state = rt.state
+    live = _Live()
+    ents = {e: None for e in state.entities.values() if e.zone is not None}
+    zones = {z: None for z in state.all_zones() if z.items}
+    live.loaded = {z.owner for z in zones if type(z.owner) is Entity}
+    for player in range(enc.players):
+        out = enc.blank()
+        enc.tail(out, state, player, None, None, ())
+        live.seats[player] = _Seat(player, out, memoryview(out), _NONE, {}, {}, live.variables, _values(enc, state))
+    _take_in(enc, live, ents, zones)
+    rt.move_watchers.append(live.moved)
+    rt.change_watchers.append(live.changed)
+    return live
 
 
 def _zone(enc, live: _Live, z) -> tuple:
