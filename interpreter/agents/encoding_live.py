@@ -50,6 +50,7 @@ class _Live:
     loaded: set = field(default_factory=set)  # components anything was ever laid on (most never are)
     tops: dict = field(default_factory=dict)  # zone -> the component on its top when last looked (None: empty)
     info: dict = field(default_factory=dict)  # zone -> per seat: (place in part 2 or None, ready row, mode or None)
+    dark: set = field(default_factory=set)  # zones no seat sees into
 
     def moved(self, e, old, new) -> None:
         self.ents[e] = None
@@ -144,6 +145,8 @@ def _zone(enc, live: _Live, z) -> tuple:
             mode = owner_sees if owner == player else others_see
         out.append((count, enc.ready_row(slot), mode))
     found = live.info[z] = tuple(out)
+    if all(mode == "none" for _, _, mode in out):
+        live.dark.add(z)
     return found
 
 
@@ -180,7 +183,7 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
     rows, width, zw, n, on_of, var_places = enc.rows, enc.width, enc.zone_width, enc.players, enc.on, enc.var_places
     unseen = enc.unseen_row
     at_on, at_top, at_face, at_picked, at_under = zw, zw + 1, zw + 2, zw + 3, zw + 4
-    infos = live.info
+    infos, dark = live.info, live.dark
     order = list(live.seats.values())
     # per seat: its place in each zone's info, and what is written through (looked up once, not per component)
     each = [(order.index(seat), seat.player, seat.seen, seat.shown, seat.mv, seat.picked) for seat in seats]
@@ -200,6 +203,14 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         if info is None:
             info = _zone(enc, live, z)
         special = e.face_down or e.seen_by is not None
+        if not special and z in dark:  # a zone nobody sees into (a deck): unseen by every seat
+            for _, _, seen, shown, mv, _ in each:
+                was = seen.pop(eid, None)
+                if was is not None:
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+            continue
         top = z.items[0] is e
         face = e.face_down
         found = var_places.get(e.kind)
