@@ -25,9 +25,11 @@ Everything is read through `views.can_see`: nothing the view does not show.
 Every number of a row is local to its component, its zone and what lies on it (no place counted through
 the zone): a move rewrites the rows of what moved and a few numbers of the two zones.
 `encode(..., session=)` is the same tensor kept up to date from the session's move and change watchers
-(`encoding_live`): only the rows of components that moved, changed face, visibility or variables (or lie
-on such a component) are rewritten, with the tops and counts of the zones they left or entered; tests
-compare it with the full encoding at every step.
+(`encoding_live`): the first read of a session starts every seat's tensor in one pass over the table;
+after that, whenever any seat reads, only the rows of components that moved, changed face, visibility or
+variables (or lie on such a component) are rewritten, in every seat's tensor at once, with the tops and
+counts of the zones they left or entered; a read is then one copy of the seat's array. Tests compare it
+with the full encoding at every step.
 """
 from __future__ import annotations
 

@@ -1,17 +1,20 @@
 """The observation tensor of `encoding.Encoder` kept up to date along one session, for bots reading it at
 every step: rebuilding it over every component costs several times the engine's own step.
 
-The runtime tells its move watchers about each move and its change watchers about every other change a row
-can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone): the components
-and zones named are logged. Each player's tensor keeps its place in the log and, when read, takes in what
-was logged since: every row is local (where the component lies, whether it is on top, its face, its
-variables), so only the components named there are rewritten, each from a ready row per zone (its slot
-set) and a few numbers; then, per zone named, which component is on top and how many of its components
-the player cannot see (part 2, or the `under` of the component it lies on). Whether the player sees a
-component is the view's own rule (`views.can_see`), with each zone's part computed once per player.
-A component that moved or changed carries what lies on it (whose it is, and whether the component it
-lies on is seen, may change with it); in a zone showing only its top, the old and new top are rewritten.
-The variables of the game and the seats and the pending decision are few: compared and rewritten.
+The first read of a session starts every seat's tensor in one pass over the table (`_start`). From then on
+the runtime tells its move watchers about each move and its change watchers about every other change a
+row can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone): the
+components and zones named are noted (each once). At the next read, by any seat, all seats' tensors take
+them in together (`_take_in`), so the work on a component (its zone, its face, its variables' values) is
+done once for every seat: every row is local (where the component lies, whether it is on top, its face,
+its variables), so only the components named are rewritten, each from a ready row per zone slot and a few
+numbers; then, per zone named, which component is on top and how many of its components each player
+cannot see (part 2, or the `under` of the component it lies on). Whether a player sees a component is the
+view's own rule (`views.can_see`), with each zone's part computed once per seat. A component that moved or
+changed carries what lies on it (whose it is, and whether the component it lies on is seen, may change with
+it); in a zone showing only its top, the old and new top are rewritten. The variables of the game and the
+seats and the pending decision are few: compared and rewritten for the seat read. A read is then one copy
+of that seat's array.
 """
 from __future__ import annotations
 
