@@ -278,9 +278,9 @@ class RulesState(pyspiel.State):
         line = self.line
         if line.finished or line.to_act() != player:
             return []
-        if not line.picked:  # most decisions: at most the words of the option being picked
-            picker = self.options()
-            return list(picker.prefix) if picker is not None and picker.prefix else []
+        if not line.picked:  # most decisions: at most the words of the option being picked (a picker not
+            picker = self.picker  # made yet for this decision has picked none)
+            return list(picker.prefix) if picker is not None and picker.prefix and picker.answers == len(line.answers) else []
         space, state = self.get_game().space, line.session.state
         out = [space.ids[w] for label in line.picked for w in label.split(" ")
                if w in space.ids and (w not in space.components or can_see(state.entities[w], player))]
