@@ -102,7 +102,8 @@ class Encoder:
         for kind in voc.kinds:
             own = [(at, name, t) for at, name, t in self.row_vars if name in _kind_vars(voc, kind)]
             if own:
-                self.var_places[kind] = (getter([name for _, name, _ in own]), [(at, t) for at, _, t in own])
+                names = [name for _, name, _ in own]
+                self.var_places[kind] = (getter(names), [(at, t) for at, _, t in own], names)
         self.game_getter = getter([name for name, _ in self.game_vars])
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed

@@ -219,7 +219,10 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         found = var_places.get(e.kind)
         values = None
         if found is not None:
-            values = found[0](e.vars)
+            try:
+                values = found[0](e.vars)
+            except KeyError:  # a variable not set: none
+                values = tuple(e.vars.get(name) for name in found[2])
             if not any(values):
                 values = None
         for k, player, seen, shown, mv, picked in each:
@@ -307,23 +310,21 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
 
 
 def getter(names: list):
-    """The values of these variables in a dict of them, at once (`operator.itemgetter`), as a tuple."""
+    """The values of these variables in a dict of them, at once (`operator.itemgetter`), as a tuple; a
+    variable not set raises KeyError (`_values` then reads them one by one)."""
     if not names:
         return lambda d: ()
     if len(names) == 1:
-        return lambda d, name=names[0]: (d.get(name),)
-    get = itemgetter(*names)
-
-    def read(d) -> tuple:
-        try:
-            return get(d)
-        except KeyError:  # a variable not set (yet): none
-            return tuple(d.get(name) for name in names)
-    return read
+        return lambda d, name=names[0]: (d[name],)
+    return itemgetter(*names)
 
 
 def _values(enc, state) -> list:
-    return [enc.game_getter(state.game_vars)] + [enc.seat_getter(pv) for pv in state.player_vars]
+    try:
+        return [enc.game_getter(state.game_vars)] + [enc.seat_getter(pv) for pv in state.player_vars]
+    except KeyError:  # a variable not set (yet): none
+        game = tuple(state.game_vars.get(name) for name, _ in enc.game_vars)
+        return [game] + [tuple(pv.get(name) for name, _ in enc.player_vars) for pv in state.player_vars]
 
 
 def _variables(enc, seat: _Seat, state, player: int) -> None:
