@@ -32,8 +32,6 @@ from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter, prompt
 from interpreter.agents.record import HIDDEN, asked, named as _named, said, seen_by_each, shown_label, told, visible_ids, worded
 
-__all__ = ["Line", "Draw", "Dealer", "Sampling", "NoWorld", "sample", "HIDDEN", "seen_by_each", "shown_label", "visible_ids"]
-
 # Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
 # that saves a replay, never a source of truth (the unpickled line checks it is the same game at the same point).
 _LIVE: "weakref.WeakValueDictionary[str, Line]" = weakref.WeakValueDictionary()
