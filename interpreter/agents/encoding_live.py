@@ -226,9 +226,16 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
             if not any(values):
                 values = None
         for k, player, seen, shown, mv, picked in each:
-            _, ready, mode = info[k]
+            count, ready, mode = info[k]
             if special:
                 sees = can_see(e, player)
+            elif mode == "none":
+                if eid in seen:
+                    was = seen.pop(eid)
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+                continue
             elif mode == "all":
                 sees = True
             elif mode is None:
@@ -253,7 +260,7 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
                 seen[eid] = z
                 shown[z] = shown.get(z, 0) + 1
                 zones[z] = None
-            if info[k][0] is None:  # a zone on a component: which one
+            if count is None:  # a zone on a component: which one
                 owner = z.owner
                 mv[row + at_on] = on_of[owner.id] if can_see(owner, player) else -1.0
             if top:
