@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import _what
-from interpreter.core.decisions import Decision, IllegalDecision, Question, Told, label_of, player_label
+from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
 from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
@@ -412,7 +412,7 @@ class Session:
         self.rt = Runtime(game, self.state, account, [] if trace else None)
         self.rt.reader = reader
         self.history: list[int] = []
-        self.labels = []
+        self.labels: list[str] = []
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.error: Diagnostic | None = None
@@ -447,25 +447,8 @@ class Session:
         self.history.append(index)
         self.rt.decisions = len(self.history)
         if self.keep_labels:
-            pending = self.pending
-            if pending._labels is None:  # labelled when `labels` is read: most games are never read back
-                self._unlabelled.append((pending.values[index], pending.players))
-            else:
-                self.labels.append(pending._labels[index])
+            self.labels.append(self.pending.label(index))
         self._advance(index)
-
-    @property
-    def labels(self) -> list:
-        """The label of each answer so far (Decision.label of the option chosen), as a list of texts."""
-        if self._unlabelled:
-            self._labels.extend(player_label(v) if players else label_of(v) for v, players in self._unlabelled)
-            self._unlabelled.clear()
-        return self._labels
-
-    @labels.setter
-    def labels(self, value: list) -> None:
-        self._labels = value
-        self._unlabelled: list = []  # (value chosen, whether the options were players) not labelled yet
 
     def _advance(self, answer) -> None:
         try:

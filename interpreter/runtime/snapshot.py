@@ -496,7 +496,6 @@ def _copy_session(session):
         resumer = game.resumer = Resumer(game, type(session.rt))
     cp = Copier(resumer)
     new = type(session).__new__(type(session))
-    session.labels  # noqa: B018 - labels the answers not labelled yet, so the copy maps texts only
     for k, v in session.__dict__.items():  # game, flags, result, error: as they are; lists and the rest mapped
         new.__dict__[k] = v if k in ("game", "state", "rt", "pending", "_gen", "result", "error") else cp.value(v)
     new.state = cp.state(session.state)
