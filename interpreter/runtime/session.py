@@ -102,7 +102,15 @@ class Runtime:
                 return ()
         if proc.body_yields:
             return self._proceed(name, args, proc)
-        return self._finish(name, args, proc.body(self, *args))
+        r = proc.body(self, *args)
+        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):
+            return self._finish(name, args, r)
+        # no ability follows it: _finish's end, inline (most events)
+        if name in res.temp_until:
+            res.expire(name)
+        if self.game.watchers:
+            self.watch()
+        return () if r is None else _returning(r)
 
     def _replace(self, name: str, args: list, cand):
         """A replacement that may ask, instead of the procedure."""
@@ -144,7 +152,8 @@ class Runtime:
                     cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
-        res.expire(name)
+        if name in res.temp_until:
+            res.expire(name)
         if self.game.watchers:
             self.watch()  # the abilities that followed the procedure may have changed the game too
         return () if r is None else _returning(r)
@@ -228,7 +237,10 @@ class Runtime:
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        value = self.apply_modifiers(name, args, fn(self, *args))
+        value = fn(self, *args)
+        found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
+        if found:
+            value = self._modify(name, args, value, found)
         self.memo[key] = (self.version, value)
         return value
 
@@ -239,6 +251,10 @@ class Runtime:
         found = self.resolver.collect("modifier", name, args)  # a tuple: collect only reads it
         if not found:
             return value
+        return self._modify(name, args, value, found)
+
+    def _modify(self, name: str, args, value, found: list):
+        """The modifiers `found` applied to the value, lowest priority first."""
         self.modifying.add(name)
         before = value
         results = [] if self.trace is not None else None  # what each modifier made of the value, for the trace
