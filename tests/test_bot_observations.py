@@ -21,6 +21,7 @@ from interpreter.agents.encoding import KINDS as enc_kinds  # noqa: E402
 from interpreter.agents.line import visible_ids  # noqa: E402
 from interpreter.agents.openspiel_game import load_game  # noqa: E402
 from interpreter.core.state import Entity  # noqa: E402
+from interpreter.runtime.games import load_compiled  # noqa: E402
 
 GAMES = [("agot", 3), ("kings_bounty", 3), ("btwixt", 4)]
 
@@ -138,3 +139,36 @@ def test_an_action_id_means_the_same_option_wherever_it_is_legal(name, players):
                 completed += 1
             steps += 1
     assert completed > 20
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_option_words_are_those_of_the_labels(name, players):
+    """`ActionSpace.tokens` reads an option's words from the option itself where it can (a component, a menu
+    option and its bindings): they are those of its label, split, with hidden components as `?k`."""
+    from interpreter.agents.actions import ActionSpace
+    from interpreter.present.views import can_see
+    from interpreter.runtime.session import Session
+    game = load_compiled(name)
+    space = ActionSpace(game, players)
+    checked = 0
+    for seed in range(2):
+        session = Session(game, players, seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            d = session.pending
+            if d is None:
+                break
+            p = 0 if d.player is None else d.player
+            hidden: dict = {}
+            wanted = []
+            for k in range(len(d.values)):
+                row = []
+                for w in d.label(k).split(" "):
+                    if w in space.components and not can_see(session.state.entities[w], p):
+                        w = hidden.setdefault(w, f"?{len(hidden) + 1}")
+                    row.append(space.ids[w])
+                wanted.append(tuple(row))
+            assert space.tokens(session.state, d, p) == wanted
+            checked += 1
+            session.answer(rng.randrange(len(d.values)))
+    assert checked > 100

@@ -73,6 +73,40 @@ def test_a_copy_and_its_original_record_their_own_lines(name, players):
         assert _words(each) == events
 
 
+@pytest.mark.parametrize("name,players", GAMES)
+def test_a_lazy_line_records_as_an_eager_one(name, players):
+    """A lazy line (the bot adapters') keeps no record as it plays; read, it is the eager line's record, and
+    from then on it records as it plays (a copy made before the reading stays lazy and reads its own)."""
+    game = load_compiled(name)
+    lazy, eager = Line(game, players, 4, track=True, lazy=True), Line(game, players, 4, track=True)
+    rng = random.Random(5)
+    for _ in range(40):
+        if lazy.finished:
+            break
+        index = rng.randrange(len(lazy.decision.values))
+        lazy.apply(index)
+        eager.apply(index)
+    assert lazy._lazy and not lazy._events and not lazy._steps  # nothing kept while playing
+    before = lazy.copy()
+    _play(before, random.Random(6), 30)
+    assert lazy.steps == eager.steps and lazy.labels == eager.labels and lazy.seen == eager.seen
+    assert _words(lazy) == _words(eager) and not lazy._lazy
+    rng = random.Random(8)
+    for _ in range(40):
+        if lazy.finished:
+            break
+        index = rng.randrange(len(lazy.decision.values))
+        lazy.apply(index)
+        eager.apply(index)
+    for p in range(players):
+        assert lazy.information(p) == eager.information(p)
+    assert lazy.seen == eager.seen and lazy.taken == eager.taken
+    again = Line(game, players, 4, track=True)
+    for index in before.answers:
+        again.apply(index)
+    assert before.steps == again.steps and _words(before) == _words(again) and before.seen == again.seen
+
+
 def test_what_could_read_otherwise_later_is_worded_at_once():
     from interpreter.agents.record import Later, told
     from interpreter.present.views import can_see

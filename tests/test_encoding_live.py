@@ -45,6 +45,21 @@ def test_live_tensor_is_the_full_encoding(name, players, actions):
 
 
 @pytest.mark.parametrize("name,players", GAMES)
+def test_a_tensor_read_now_and_then_takes_in_everything_since(name, players):
+    """As bots read it: only the player to act at each step, so a seat takes in many steps at once."""
+    state = load_game(name, players=players, seed=8).new_initial_state(track=False)
+    rng = random.Random(4)
+    steps = 0
+    while not state.is_terminal() and steps < 300:
+        state.observation_array(state.current_player())
+        if steps % 23 == 22:
+            _check(state, players, f"{name} step {steps}")
+        state.apply_option(rng.randrange(len(state.line.decision.values)))
+        steps += 1
+    assert steps > 50
+
+
+@pytest.mark.parametrize("name,players", GAMES)
 def test_a_copy_keeps_its_own_live_tensor(name, players):
     state = load_game(name, players=players, seed=2).new_initial_state(track=False)
     rng = random.Random(3)

@@ -25,7 +25,8 @@ import ast
 import re
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.core.decisions import player_label
+from interpreter.codegen.library import MenuChoice
+from interpreter.core.decisions import label_of, player_label
 from interpreter.core.state import Entity
 from interpreter.present.views import can_see
 
@@ -69,6 +70,25 @@ class ActionSpace:
                 if w in ids:  # (past `?64` the general path below says so)
                     out.append((ids[w],))
                     continue
+            if one and type(value) is MenuChoice:  # its words straight from its name and bindings
+                option, bound = value.option, value.bound
+                if not option[1]:
+                    found = plain.get(option[0])
+                    if found is not None:
+                        out.append(found)
+                        continue
+                else:
+                    words = [option[0]]
+                    for i, j in enumerate(option[1]):
+                        v = bound[j]
+                        if i in option[2]:
+                            words.extend(player_label(v).split(" "))
+                        elif type(v) is Entity:
+                            words.append(v.id)
+                        else:
+                            words.extend(label_of(v).split(" "))
+                    out.append(self._row(words, entities, player, hidden))
+                    continue
             label = decision.label(k)
             found = plain.get(label)
             if found is not None:
@@ -77,20 +97,25 @@ class ActionSpace:
             if label in components and can_see(entities[label], player):  # a component it sees: its id
                 out.append((ids[label],))
                 continue
-            row = []
-            for w in label.split(" "):
-                if w in self.components and not can_see(entities[w], player):
-                    w = hidden.setdefault(w, f"?{len(hidden) + 1}")
-                i = ids.get(w)
-                if i is None:
-                    raise DiagnosticError([Diagnostic(
-                        "RUN-ERROR", f"an option reads '{w}', a word the game's action space does not hold",
-                        hint="use the option indices (actions='indices') for this game")])
-                row.append(i)
-            out.append(tuple(row))
+            out.append(self._row(label.split(" "), entities, player, hidden))
             if not any(w in components for w in label.split(" ")):
                 plain[label] = out[-1]
         return out
+
+    def _row(self, words: list, entities, player: int, hidden: dict) -> tuple:
+        """An option's words as ids, a component `player` cannot see as the next `?k`."""
+        row = []
+        ids, components = self.ids, self.components
+        for w in words:
+            if w in components and not can_see(entities[w], player):
+                w = hidden.setdefault(w, f"?{len(hidden) + 1}")
+            i = ids.get(w)
+            if i is None:
+                raise DiagnosticError([Diagnostic(
+                    "RUN-ERROR", f"an option reads '{w}', a word the game's action space does not hold",
+                    hint="use the option indices (actions='indices') for this game")])
+            row.append(i)
+        return tuple(row)
 
 
 def _content_words(game) -> tuple:

@@ -6,7 +6,7 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
      a game zone, a player's zone per seat, or a zone on components (by name: `units`, `garrison`);
    - `on`: for a zone on a component, which one: 1 + that component's index / number of components
      (-1 when the observer cannot see the component the zone lies on, 0 for other zones);
-   - `depth`: its place in the zone counted from the top, / the zone's size;
+   - `top`: it is the top (first) component of its zone;
    - `face_down`: it lies face down (and the observer still knows it);
    - `picked`: the pending decision's answer so far names it (a multi-pick, or an option picked word by word);
    - `under`: how many components the observer cannot see lie in the zones on it;
@@ -22,9 +22,14 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
 Information-state tensor: the observation, then per component whether the observer has seen it before
 (it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
 Everything is read through `views.can_see`: nothing the view does not show.
-`encode(..., session=)` is the same tensor kept up to date from the session's move and change watchers: only
-the rows of components that moved, lie in a zone that changed, changed face or variables (or lie on such a
-component) are rewritten; tests compare it with the full encoding at every step.
+Every number of a row is local to its component, its zone and what lies on it (no place counted through
+the zone): a move rewrites the rows of what moved and a few numbers of the two zones.
+`encode(..., session=)` is the same tensor kept up to date from the session's move and change watchers
+(`encoding_live`): the first read of a session starts every seat's tensor in one pass over the table;
+after that, whenever any seat reads, only the rows of components that moved, changed face, visibility or
+variables (or lie on such a component) are rewritten, in every seat's tensor at once, with the tops and
+counts of the zones they left or entered; a read is then one copy of the seat's array. Tests compare it
+with the full encoding at every step.
 """
 from __future__ import annotations
 
@@ -34,11 +39,11 @@ import numpy as np
 
 from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
-from interpreter.agents.encoding_live import encode_live, number as _number
+from interpreter.agents.encoding_live import encode_live, getter, number as _number
 from interpreter.present.views import can_see
 
 KINDS = ("choose", "menu", "pick", "order")
-PER_COMPONENT = ("on", "depth", "face_down", "picked", "under")
+PER_COMPONENT = ("on", "top", "face_down", "picked", "under")
 
 
 class Encoder:
@@ -74,20 +79,57 @@ class Encoder:
         self.at_vars = self.at_counts + len(self.counted)
         self.at_decision = self.at_vars + len(self.game_vars) + players * len(self.player_vars)
         self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
+        # part 4's places: which question, its kind, secret, how many options
+        self.at_question = self.at_decision + players
+        self.kind_at = {kind: self.at_question + self.n_questions + k for k, kind in enumerate(KINDS)}
+        self.at_secret = self.at_question + self.n_questions + len(KINDS)
+        self.at_options = self.at_secret + 1
         self.size = self.at_picked + (space.size if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
-        self.zero_row = memoryview(np.zeros(self.width, np.float32))  # a row cleared at once (encoding_live)
+        # for `encoding_live`: rows written at once (a component unseen, one seen in a zone slot), the variables'
+        # places in a row, and the variables of the game and of a seat read at once
+        unseen = np.zeros(self.width, np.float32)
+        unseen[0] = 1.0
+        self.unseen_row = memoryview(unseen)
+        self._ready: dict = {}
+        base = self.zone_width + len(PER_COMPONENT)
+        self.row_vars = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars)]
+        self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}  # where each component's row starts
+        self.on = {eid: (1 + k) / len(self.ids) for k, eid in enumerate(self.ids)}  # `on` naming each
+        # per kind of component: its variables' values read at once, and their places in a row (kinds without any
+        # are left out)
+        self.var_places: dict = {}
+        for kind in voc.kinds:
+            own = [(at, name, t) for at, name, t in self.row_vars if name in _kind_vars(voc, kind)]
+            if own:
+                names = [name for _, name, _ in own]
+                self.var_places[kind] = (getter(names), [(at, t) for at, _, t in own], names)
+        self.game_getter = getter([name for name, _ in self.game_vars])
+        self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
+
+    def blank(self) -> np.ndarray:
+        """An observation with every component unseen and nothing else (for `encoding_live` to fill)."""
+        out = np.zeros(self.size, np.float32)
+        out[0:self.at_counts:self.width] = 1.0
+        return out
+
+    def ready_row(self, slot: int) -> memoryview:
+        """The row of a component seen in a zone of this slot, before its own numbers (made once per slot)."""
+        found = self._ready.get(slot)
+        if found is None:
+            row = np.zeros(self.width, np.float32)
+            row[slot] = 1.0
+            found = self._ready[slot] = memoryview(row)
+        return found
 
     # ------------------------------------------------------------ observation
     def encode(self, state, player: int, decision=None, to_act: int | None = None, picked=(),
-               out: np.ndarray | None = None, session=None, seen: set | None = None,
-               unseen_at: dict | None = None) -> np.ndarray:
+               out: np.ndarray | None = None, session=None, seen: dict | None = None) -> np.ndarray:
         """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own).
         With `session` (whose state is `state`): kept from the last call for this session and player and
-        updated where the game changed since (`encoding_live`), a fresh array each call. `seen` and
-        `unseen_at`, when given, are filled for `encoding_live` in the same pass: the ids of the components
-        seen, and id(component) -> its place in part 2 for those counted there as unseen."""
+        updated where the game changed since (`encoding_live`), a fresh array each call. `seen`, when given,
+        is filled for `encoding_live` in the same pass: id -> zone of each component seen."""
         if session is not None:
             found = encode_live(self, session.rt, player, decision, to_act, picked)
             if out is None:
@@ -122,18 +164,14 @@ class Encoder:
                 if not z[4][0]:
                     unseen_zones.append(zone)
                 z[4][0] += 1
-                if unseen_at is not None and type(zone.owner) is not Entity:
-                    owner = zone.owner
-                    unseen_at[id(e)] = self.at_counts + counted[
-                        (zone.name, None) if owner is None else (zone.name, (owner - player) % n)]
                 continue
             if seen is not None:
-                seen.add(e.id)
+                seen[e.id] = zone
             row = index[e.id] * width
             items = zone.items
             # written at once below: numpy's item assignment costs more than the rest of the loop
             at_.extend((row, row + z[0], row + zw, row + zw + 1))
-            to_.extend((0.0, 1.0, z[1], (items.index(e) if len(items) < 16 else _places(zones, zone)[id(e)]) / len(items)))
+            to_.extend((0.0, 1.0, z[1], 1.0 if items[0] is e else 0.0))
             if e.face_down:
                 at_.append(row + zw + 2)
                 to_.append(1.0)
@@ -151,8 +189,7 @@ class Encoder:
                 key = (zone.name, None) if owner is None else (zone.name, (owner - player) % n)
                 out[self.at_counts + counted[key]] = unseen
         if self.entity_vars:
-            base = zw + len(PER_COMPONENT)
-            evars = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars)]
+            evars = self.row_vars
             for row, e in seen_rows:
                 v = e.vars
                 if v:
@@ -185,19 +222,20 @@ class Encoder:
         if decision is None or to_act is None:
             return []
         n, at = self.players, self.at_decision
-        out = [(at + (to_act - player) % n, 1.0)]
-        if decision.secret:
-            out.append((at + n + self.n_questions + len(KINDS), 1.0))
-        if to_act == player:
+        if to_act != player:
             # what another player is asked stays its own, as in the strings ("P2 decides"): which
             # question comes may hang on what it holds (an ability of a card in its hand)
-            at += n
-            out.append((at + self.question_of(decision), 1.0))
-            at += self.n_questions
-            if decision.kind in KINDS:
-                out.append((at + KINDS.index(decision.kind), 1.0))
-            at += len(KINDS)
-            out.append((at + 1, float(len(decision.values))))
+            if decision.secret:
+                return [(at + (to_act - player) % n, 1.0), (self.at_secret, 1.0)]
+            return [(at + (to_act - player) % n, 1.0)]
+        out = [(at, 1.0), (self.at_question + self.question_of(decision), 1.0)]
+        kind = self.kind_at.get(decision.kind)
+        if kind is not None:
+            out.append((kind, 1.0))
+        out.append((self.at_options, float(len(decision.values))))
+        if decision.secret:
+            out.append((self.at_secret, 1.0))
+        if picked:
             out.extend((self.at_picked + a, 1.0) for a in picked)
         return out
 
@@ -223,14 +261,10 @@ class Encoder:
         return out
 
 
-def _places(zones: dict, zone) -> dict:
-    """id(component) -> its place in a long zone, computed once per encoding."""
-    key = ("places", id(zone))
-    found = zones.get(key)
-    if found is None:
-        found = zones[key] = {id(x): k for k, x in enumerate(zone.items)}
-    return found
-
-
 def _encodable(t: str) -> bool:
     return t in ("number", "bool", "player")
+
+
+def _kind_vars(voc, kind: str) -> set:
+    """The component variables a kind's components have (`State.add_entity`)."""
+    return {n for n, v in voc.variables.items() if v.scope == "entity" and (not v.kinds or kind in v.kinds)}

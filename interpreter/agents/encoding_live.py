@@ -1,297 +1,355 @@
 """The observation tensor of `encoding.Encoder` kept up to date along one session, for bots reading it at
 every step: rebuilding it over every component costs several times the engine's own step.
 
-The runtime tells its move watchers about each move and its change watchers about every other change a row
-can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone). Those are logged;
-each player's tensor keeps its place in the log and, when read, rewrites only the rows of the components
-named there, of everything lying in a zone named there (places and `top` visibility shift), of everything
-lying on such a component (who holds it, whether its holder is seen), and of the components the zones they
-leave or enter lie on (`under`). The per-zone counts of unseen components are kept by remembering where each
-one was counted. Variables of the game and the seats and the pending decision are few: rewritten each time.
+The first read of a session starts every seat's tensor in one pass over the table (`_start`). From then on
+the runtime tells its move watchers about each move and its change watchers about every other change a
+row can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone): the
+components and zones named are noted (each once). At the next read, by any seat, all seats' tensors take
+them in together (`_take_in`), so the work on a component (its zone, its face, its variables' values) is
+done once for every seat: every row is local (where the component lies, whether it is on top, its face,
+its variables), so only the components named are rewritten, each from a ready row per zone slot and a few
+numbers; then, per zone named, which component is on top and how many of its components each player
+cannot see (part 2, or the `under` of the component it lies on). Whether a player sees a component is the
+view's own rule (`views.can_see`), with each zone's part computed once per seat. A component that moved or
+changed carries what lies on it (whose it is, and whether the component it lies on is seen, may change with
+it); in a zone showing only its top, the old and new top are rewritten. The variables of the game and the
+seats and the pending decision are few: compared and rewritten for the seat read. A read is then one copy
+of that seat's array.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import numpy as np
 
 from interpreter.core.state import Entity, holder
 from interpreter.present.views import can_see
 
-_TRIM = 512  # log entries every seat has read, dropped once there are this many
+_NONE: frozenset = frozenset()
 
 
 @dataclass
 class _Seat:
+    player: int
     out: np.ndarray
     mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
-    cursor: int  # how much of the log this tensor has taken in
     picked: frozenset  # component ids marked "picked"
-    counted: dict  # id(component) -> its place in part 2 where it is counted as unseen
-    seen: dict  # id -> id(its zone), of the components whose rows say they are seen
-    shown: dict  # id(zone) -> how many of `seen` lie there (a zone showing none of them needs no places)
+    seen: dict  # component id -> the zone it lies in, of the components whose rows say they are seen
+    shown: dict  # zone -> how many of `seen` lie there
     variables: int  # `_Live.variables` when part 3 was written
-    values: list | None = None  # the variables' values part 3 shows (None: not noted yet)
-    slots: dict = field(default_factory=dict)  # id(zone) -> its slot in a row, for this observer (computed once)
-    marks: list = field(default_factory=list)  # the places part 4 holds a non-zero at
+    values: list  # the variables' values part 3 shows, per part (the game's, then each seat's)
+    marks: list = field(default_factory=list)  # the (place, value) pairs part 4 holds
 
 
 @dataclass
 class _Live:
-    log: list = field(default_factory=list)  # components and zones changed, in order
+    """What changed since the tensors followed were last brought up to date (all at once: the work on a
+    component, its zone and its variables is shared by the seats), and those tensors."""
+    ents: dict = field(default_factory=dict)  # components changed (an ordered set)
+    zones: dict = field(default_factory=dict)  # zones changed: left, entered, shuffled
     seats: dict = field(default_factory=dict)  # player -> _Seat
     variables: int = 0  # how many times variables of the game or the players changed
+    loaded: set = field(default_factory=set)  # components anything was ever laid on (most never are)
+    tops: dict = field(default_factory=dict)  # zone -> the component on its top when last looked (None: empty)
+    info: dict = field(default_factory=dict)  # zone -> per seat: (place in part 2 or None, ready row, mode or None)
+    dark: set = field(default_factory=set)  # zones no seat sees into
 
     def moved(self, e, old, new) -> None:
-        self.log.append(e)
+        self.ents[e] = None
+        zones = self.zones
         if old is not None:
-            self.log.append(old)
-        self.log.append(new)
+            zones[old] = None
+        zones[new] = None
+        if type(new.owner) is Entity:
+            self.loaded.add(new.owner)
 
     def changed(self, what) -> None:
-        if None in what:
-            self.variables += 1
-            what = [x for x in what if x is not None]
-        self.log.extend(what)
+        for x in what:
+            if x is None:
+                self.variables += 1
+            elif type(x) is Entity:
+                self.ents[x] = None
+            else:
+                self.zones[x] = None
+                if type(x.owner) is Entity:
+                    self.loaded.add(x.owner)
 
 
 def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     live = enc.live.get(rt)
     if live is None:
-        live = enc.live[rt] = _Live()
-        rt.move_watchers.append(live.moved)
-        rt.change_watchers.append(live.changed)
-    state = rt.state
-    names = enc.space.words if enc.space is not None else None
-    picked_ids = frozenset(names[a] for a in picked) if names is not None and picked else frozenset()
-    seat = live.seats.get(player)
-    if seat is None:
-        ids: set = set()
-        counted: dict = {}
-        out = enc.encode(state, player, decision, to_act, picked, seen=ids, unseen_at=counted)
-        entities = state.entities
-        seen = {eid: id(entities[eid].zone) for eid in ids}
-        shown: dict = {}
-        for z in seen.values():
-            shown[z] = shown.get(z, 0) + 1
-        live.seats[player] = _Seat(out, memoryview(out), len(live.log), picked_ids, counted, seen, shown,
-                                   live.variables, marks=[at for at, _ in enc.marks(player, decision, to_act, picked)])
-        return out.copy()
-    out = seat.out
-    log = live.log
-    rows: dict = {}  # id -> component whose row is rewritten
-    if seat.cursor < len(log):
-        expanded: set = set()
-        places: list = []  # zones whose unchanged items may have changed place
-        seen = seat.seen
-        ctx = (player, seen, places)
-        for x in dict.fromkeys(log[seat.cursor:]):  # each once: a step moves the same few things many times
-            if type(x) is not Entity:
-                _add_zone(x, rows, expanded, ctx)
-            elif x.zones and x.zone is not None and seen.get(x.id) == id(x.zone) and can_see(x, player):
-                # seen where it was seen before (a variable set, turned, reordered): what lies on it reads
-                # the same (its holder and whether it is seen are those of this component, unchanged)
-                rows[id(x)] = x
-                if type(x.zone.owner) is Entity:
-                    rows[id(x.zone.owner)] = x.zone.owner
-            else:
-                _add_entity(x, rows, expanded, ctx)
-        if places:
-            _replace(enc, seat.mv, places, rows, seat)
-    for eid in seat.picked ^ picked_ids:
-        e = state.entities.get(eid)
-        if e is not None:
-            rows[id(e)] = e
-    seat.picked = picked_ids
-    seat.cursor = len(log)
-    if rows:
-        _rewrite(enc, seat.mv, seat, player, rows.values(), picked_ids)
-    variables = seat.variables != live.variables
-    if variables:
+        live = enc.live[rt] = _start(enc, rt)
+    elif live.ents or live.zones:
+        _take_in(enc, live, live.ents, live.zones)
+        live.ents, live.zones = {}, {}
+    if picked:
+        names = enc.space.words if enc.space is not None else None
+        picked_ids = frozenset(names[a] for a in picked) if names is not None else _NONE
+    else:
+        picked_ids = _NONE
+    seat = live.seats[player]
+    if seat.picked != picked_ids:
+        entities = rt.state.entities
+        again = {entities[eid]: None for eid in seat.picked ^ picked_ids if eid in entities}
+        seat.picked = picked_ids
+        _take_in(enc, live, again, {}, (seat,))
+    if seat.variables != live.variables:
         seat.variables = live.variables
-        gv, pvs = state.game_vars, state.player_vars
-        values = [gv.get(name) for name, _ in enc.game_vars] + [pv.get(name) for pv in pvs for name, _ in enc.player_vars]
-        old = seat.values
-        if old is not None:  # only those that changed (mostly one or two) are written again
-            _variables(enc, seat.mv, player, values, old)
-            variables = False
-        seat.values = values
-    if variables:
-        enc.tail(out, state, player, None, None, (), True)
-    mv = seat.mv
-    for at in seat.marks:  # part 4: the last decision's marks cleared, this one's written
-        mv[at] = 0.0
+        _variables(enc, seat, rt.state, player)
     marks = enc.marks(player, decision, to_act, picked)
-    for at, value in marks:
-        mv[at] = value
-    seat.marks = [at for at, _ in marks]
-    if len(log) >= _TRIM:
-        least = min(s.cursor for s in live.seats.values())
-        if least >= _TRIM:
-            del log[:least]
-            for s in live.seats.values():
-                s.cursor -= least
-    return out.copy()
+    if marks != seat.marks:  # part 4: the last decision's marks cleared, this one's written
+        mv = seat.mv
+        for at, _ in seat.marks:
+            mv[at] = 0.0
+        for at, value in marks:
+            mv[at] = value
+        seat.marks = marks
+    return seat.out.copy()
 
 
-def _variables(enc, out: memoryview, player: int, values: list, old: list) -> None:
-    """Part 3 where the game's and the players' variables (`values`, seats in order) differ from `old`."""
-    g, p, n = len(enc.game_vars), len(enc.player_vars), enc.players
-    for i, (x, y) in enumerate(zip(values, old)):
-        if x != y or type(x) is not type(y):
-            if i < g:
-                out[enc.at_vars + i] = number(x, enc.game_vars[i][1], player, n)
-            else:
-                seat, k = divmod(i - g, p)
-                out[enc.at_vars + g + ((seat - player) % n) * p + k] = number(x, enc.player_vars[k][1], player, n)
+def _start(enc, rt) -> _Live:
+    """Every seat's tensor, from the whole table in one pass (`_take_in` over every component and zone: the
+    work on each is shared by the seats), then followed through the session's watchers."""
+    state = rt.state
+    live = _Live()
+    ents = {e: None for e in state.entities.values() if e.zone is not None}
+    zones = {z: None for z in state.all_zones() if z.items}
+    live.loaded = {z.owner for z in zones if type(z.owner) is Entity}
+    for player in range(enc.players):
+        out = enc.blank()
+        enc.tail(out, state, player, None, None, ())
+        live.seats[player] = _Seat(player, out, memoryview(out), _NONE, {}, {}, live.variables, _values(enc, state))
+    _take_in(enc, live, ents, zones)
+    rt.move_watchers.append(live.moved)
+    rt.change_watchers.append(live.changed)
+    return live
 
 
-def _add_entity(e, rows: dict, expanded: set, ctx) -> None:
-    """A component that changed itself (moved, turned, a variable): its row, and those of everything lying
-    on it (their holder, and whether the component they lie on is seen, may change with it)."""
-    if id(e) in expanded:
-        return
-    expanded.add(id(e))
-    rows[id(e)] = e
-    zone = e.zone
-    if zone is not None and type(zone.owner) is Entity:
-        rows[id(zone.owner)] = zone.owner  # its count of unseen components on it
-    if e.zones:
-        for z in e.zones.values():
-            if z.items:
-                _add_zone(z, rows, expanded, ctx, True)
-
-
-def _add_zone(z, rows: dict, expanded: set, ctx, held: bool = False) -> None:
-    """A zone whose items changed (or, `held`, whose holder may have): the rows of its items that may read
-    differently now. Where its mode for the player is `top`, which one is seen may have changed: the top one
-    and those seen before are rewritten. Otherwise an item that did not change itself reads the same but for
-    its place (`depth`, only shown when seen): noted in `places` (one that moved is in the log itself)."""
-    key = (id(z), held)
-    if key in expanded:
-        return
-    expanded.add(key)
-    if type(z.owner) is Entity:
-        rows[id(z.owner)] = z.owner
-    player, seen, places = ctx
-    if held:
-        for x in z.items:
-            _add_entity(x, rows, expanded, ctx)
-        return
-    if _mode(z, player) == "top":
-        for k, x in enumerate(z.items):
-            if k == 0 or x.id in seen:
-                _add_entity(x, rows, expanded, ctx)
-        return
-    places.append(z)
-
-
-def _mode(zone, player: int) -> str:
-    """`views.sees_into`'s answer for the face-up items of a zone: all, the top one, or none."""
-    owner_sees, others_see = zone.visibility
-    if owner_sees == others_see:
-        return owner_sees
-    owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
-    return owner_sees if owner == player else others_see
-
-
-def _replace(enc, out: memoryview, zones: list, rows: dict, seat: _Seat) -> None:
-    """The place of each seen item of these zones whose row is not rewritten whole."""
-    index, width, at = enc.index, enc.width, enc.zone_width + 1
-    seen, shown = seat.seen, seat.shown
-    done: set = set()
-    for z in zones:
-        if id(z) in done:
-            continue
-        done.add(id(z))
-        if not shown.get(id(z)):  # nothing seen there (a hidden deck): no place to write
-            continue
-        items = z.items
-        size = len(items)
-        for k, x in enumerate(items):
-            if x.id in seen and id(x) not in rows:
-                out[index[x.id] * width + at] = k / size
-
-
-def _where_counted(enc, e, player: int):
-    """Where an unseen component is counted in part 2 (None: nowhere, or in its holder's `under`)."""
-    zone = e.zone
-    if zone is None:
-        return None
-    owner = zone.owner
-    if type(owner) is Entity:
-        return None
-    key = (zone.name, None) if owner is None else (zone.name, (owner - player) % enc.players)
-    return enc.at_counts + enc.counted[key]
-
-
-def _rewrite(enc, out: memoryview, seat: _Seat, player: int, entities, picked_ids) -> None:
-    """The rows of these components as `Encoder.encode` writes them, and their part in the unseen counts."""
-    n, width, index, slots, zw = enc.players, enc.width, enc.index, enc.slots, enc.zone_width
-    N = len(enc.ids)
-    counted, seen, shown = seat.counted, seat.seen, seat.shown
-    zero = enc.zero_row
-    evars = [(zw + 5 + j, name, t) for j, (name, t) in enumerate(enc.entity_vars)]
-    zslots = seat.slots
-    places: dict = {}
-    for e in entities:
-        row = index[e.id] * width
-        out[row:row + width] = zero
-        was = counted.pop(id(e), None)
-        if was is not None:
-            out[was] -= 1.0
-        was = seen.pop(e.id, None)
-        if was is not None:
-            shown[was] -= 1
-        if not can_see(e, player):
-            out[row] = 1.0
-            at = _where_counted(enc, e, player)
-            if at is not None:
-                counted[id(e)] = at
-                out[at] += 1.0
-            continue
-        zone = e.zone
-        seen[e.id] = id(zone)
-        shown[id(zone)] = shown.get(id(zone), 0) + 1
-        owner = zone.owner
-        slot = zslots.get(id(zone))
-        if slot is None:
-            if type(owner) is Entity:
-                slot = slots[(zone.name, "on")]
-            elif owner is None:
-                slot = slots[(zone.name, None)]
-            else:
-                slot = slots[(zone.name, (owner - player) % n)]
-            zslots[id(zone)] = slot
+def _zone(enc, live: _Live, z) -> tuple:
+    """A zone as each followed seat's rows show it: its place in part 2 (None for a zone on a component),
+    the row of a component seen there (slot 0 clear, its slot set), and what of it the player sees ("all",
+    "top", "none"; None where that hangs on who holds the component it lies on)."""
+    owner = z.owner
+    owner_sees, others_see = z.visibility
+    out = []
+    for seat in live.seats.values():
+        player = seat.player
         if type(owner) is Entity:
-            out[row + zw] = (1 + index[owner.id]) / N if can_see(owner, player) else -1.0
-        items = zone.items
-        if len(items) < 16:
-            place = items.index(e)
+            slot, count = enc.slots[(z.name, "on")], None
         else:
-            found = places.get(id(zone))
-            if found is None:
-                found = places[id(zone)] = {id(x): k for k, x in enumerate(items)}
-            place = found[id(e)]
-        out[row + slot] = 1.0
-        out[row + zw + 1] = place / len(items)
-        if e.face_down:
-            out[row + zw + 2] = 1.0
-        if e.id in picked_ids:
-            out[row + zw + 3] = 1.0
-        if e.zones:
-            under = 0
-            for z in e.zones.values():
-                for x in z.items:
-                    if not can_see(x, player):
-                        under += 1
-            out[row + zw + 4] = float(under)
-        v = e.vars
-        if v:
-            for at, name, t in evars:
-                x = v.get(name)
-                if x is not None and x is not False and x != 0:
-                    out[row + at] = number(x, t, player, n)
+            key = (z.name, None) if owner is None else (z.name, (owner - player) % enc.players)
+            slot, count = enc.slots[key], enc.at_counts + enc.counted[key]
+        if owner_sees == others_see:
+            mode = owner_sees
+        elif type(owner) is Entity:
+            mode = None
+        else:
+            mode = owner_sees if owner == player else others_see
+        out.append((count, enc.ready_row(slot), mode))
+    found = live.info[z] = tuple(out)
+    if all(mode == "none" for _, _, mode in out):
+        live.dark.add(z)
+    return found
+
+
+def _carry(e, ents: dict, zones: dict, loaded: set) -> None:
+    """What lies on a component that moved or changed: rewritten with it (its holder, and whether the
+    component it lies on is seen, may have changed), and those zones' counts."""
+    for z in e.zones.values():
+        if not z.items:
+            continue
+        zones[z] = None
+        for x in z.items:
+            if x not in ents:
+                ents[x] = None
+                if x in loaded:
+                    _carry(x, ents, zones, loaded)
+
+
+def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
+    """The rows of these components, and the tops and counts of these zones, in every followed seat's tensor
+    (or only in `seats`)."""
+    loaded, tops = live.loaded, live.tops
+    if seats is None:
+        seats = tuple(live.seats.values())
+    if loaded:
+        for e in loaded.intersection(ents):
+            _carry(e, ents, zones, loaded)
+    for z in list(zones):
+        if "top" in z.visibility:  # which one is seen there may have changed: the old and the new top
+            if z.items:
+                ents[z.items[0]] = None
+            old = tops.get(z)
+            if old is not None:
+                ents[old] = None
+    rows, width, zw, n, on_of, var_places = enc.rows, enc.width, enc.zone_width, enc.players, enc.on, enc.var_places
+    unseen = enc.unseen_row
+    at_on, at_top, at_face, at_picked, at_under = zw, zw + 1, zw + 2, zw + 3, zw + 4
+    infos, dark = live.info, live.dark
+    order = list(live.seats.values())
+    # per seat: its place in each zone's info, and what is written through (looked up once, not per component)
+    each = [(order.index(seat), seat.player, seat.seen, seat.shown, seat.mv, seat.picked) for seat in seats]
+    for e in ents:
+        z = e.zone
+        eid = e.id
+        row = rows[eid]
+        if z is None:
+            for _, _, seen, shown, mv, _ in each:
+                was = seen.pop(eid, None)
+                if was is not None:
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+            continue
+        info = infos.get(z)
+        if info is None:
+            info = _zone(enc, live, z)
+        special = e.face_down or e.seen_by is not None
+        if not special and z in dark:  # a zone nobody sees into (a deck): unseen by every seat
+            for _, _, seen, shown, mv, _ in each:
+                was = seen.pop(eid, None)
+                if was is not None:
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+            continue
+        top = z.items[0] is e
+        face = e.face_down
+        found = var_places.get(e.kind)
+        values = None
+        if found is not None:
+            try:
+                values = found[0](e.vars)
+            except KeyError:  # a variable not set: none
+                values = tuple(e.vars.get(name) for name in found[2])
+            if not any(values):
+                values = None
+        for k, player, seen, shown, mv, picked in each:
+            count, ready, mode = info[k]
+            if special:
+                sees = can_see(e, player)
+            elif mode == "none":
+                if eid in seen:
+                    was = seen.pop(eid)
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+                continue
+            elif mode == "all":
+                sees = True
+            elif mode is None:
+                owner_sees, others_see = z.visibility
+                mode = owner_sees if holder(z.owner) == player else others_see
+                sees = mode == "all" or (mode == "top" and top)
+            else:
+                sees = mode == "top" and top
+            was = seen.get(eid)
+            if not sees:
+                if was is not None:
+                    del seen[eid]
+                    shown[was] -= 1
+                    zones[was] = None
+                    mv[row:row + width] = unseen
+                continue
+            mv[row:row + width] = ready
+            if was is not z:
+                if was is not None:
+                    shown[was] -= 1
+                    zones[was] = None
+                seen[eid] = z
+                shown[z] = shown.get(z, 0) + 1
+                zones[z] = None
+            if count is None:  # a zone on a component: which one
+                owner = z.owner
+                mv[row + at_on] = on_of[owner.id] if can_see(owner, player) else -1.0
+            if top:
+                mv[row + at_top] = 1.0
+            if face:
+                mv[row + at_face] = 1.0
+            if eid in picked:
+                mv[row + at_picked] = 1.0
+            if values is not None:
+                for (at, t), x in zip(found[1], values):
+                    if x is not None and x is not False and x != 0:
+                        mv[row + at] = number(x, t, player, n)
+        if e in loaded:
+            for x in e.zones.values():
+                if x.items:
+                    zones[x] = None  # its `under`, written below
+    for z in zones:  # the top of each zone named, and how many of its components each player cannot see
+        items = z.items
+        top = items[0] if items else None
+        old = tops.get(z)
+        moved_top = old is not top
+        if moved_top:
+            tops[z] = top
+            if old is not None and old in ents:
+                old = None  # rewritten whole above
+            if top is not None and top in ents:
+                top = None
+        owner = z.owner
+        if type(owner) is Entity:
+            for _, _, seen, shown, mv, _ in each:
+                if moved_top:
+                    if old is not None and seen.get(old.id) is z:
+                        mv[rows[old.id] + at_top] = 0.0
+                    if top is not None and seen.get(top.id) is z:
+                        mv[rows[top.id] + at_top] = 1.0
+                if seen.get(owner.id) is not None:
+                    under = 0
+                    for y in owner.zones.values():
+                        if y.items:
+                            under += len(y.items) - shown.get(y, 0)
+                    mv[rows[owner.id] + at_under] = float(under)
+            continue
+        info = infos.get(z)
+        if info is None:
+            info = _zone(enc, live, z)
+        size = float(len(items))
+        for k, _, seen, shown, mv, _ in each:
+            if moved_top:
+                if old is not None and seen.get(old.id) is z:
+                    mv[rows[old.id] + at_top] = 0.0
+                if top is not None and seen.get(top.id) is z:
+                    mv[rows[top.id] + at_top] = 1.0
+            mv[info[k][0]] = size - shown.get(z, 0)
+
+
+def getter(names: list):
+    """The values of these variables in a dict of them, at once (`operator.itemgetter`), as a tuple; a
+    variable not set raises KeyError (`_values` then reads them one by one)."""
+    if not names:
+        return lambda d: ()
+    if len(names) == 1:
+        return lambda d, name=names[0]: (d[name],)
+    return itemgetter(*names)
+
+
+def _values(enc, state) -> list:
+    try:
+        return [enc.game_getter(state.game_vars)] + [enc.seat_getter(pv) for pv in state.player_vars]
+    except KeyError:  # a variable not set (yet): none
+        game = tuple(state.game_vars.get(name) for name, _ in enc.game_vars)
+        return [game] + [tuple(pv.get(name) for name, _ in enc.player_vars) for pv in state.player_vars]
+
+
+def _variables(enc, seat: _Seat, state, player: int) -> None:
+    """Part 3 where the game's and the players' variables differ from what it shows."""
+    values = _values(enc, state)
+    old = seat.values
+    seat.values = values
+    n, mv = enc.players, seat.mv
+    for part, (now, was) in enumerate(zip(values, old)):
+        if now == was:
+            continue
+        if part == 0:
+            at, types = enc.at_vars, enc.game_vars
+        else:
+            at, types = enc.at_vars + len(enc.game_vars) + ((part - 1 - player) % n) * len(enc.player_vars), enc.player_vars
+        for k, (x, y) in enumerate(zip(now, was)):
+            if x != y or type(x) is not type(y):
+                mv[at + k] = number(x, types[k][1], player, n)
 
 
 def number(value, t: str, player: int, n: int) -> float:

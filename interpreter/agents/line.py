@@ -30,9 +30,8 @@ from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter, prompt
-from interpreter.agents.record import asked, named as _named, said, told, worded
+from interpreter.agents.record import HIDDEN, asked, named as _named, said, seen_by_each, shown_label, told, visible_ids, worded
 
-HIDDEN = "(hidden)"
 # Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
 # that saves a replay, never a source of truth (the unpickled line checks it is the same game at the same point).
 _LIVE: "weakref.WeakValueDictionary[str, Line]" = weakref.WeakValueDictionary()
@@ -47,11 +46,20 @@ class Draw:
     seed: int  # the dealer's own numbers, apart from the game's
 
 
+def _record(name: str) -> property:
+    """A part of a line's record, built first if the line is lazy (`Line._words`)."""
+    def get(line: "Line"):
+        if line._lazy:
+            line._words()
+        return getattr(line, name)
+    return property(get)
+
+
 class Line:
     """A game's world plus its answers; `session` is the live engine, built (replayed) when needed."""
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants: tuple = (),
-                 draw: Draw | None = None, track: bool = False):
+                 draw: Draw | None = None, track: bool = False, lazy: bool = False):
         self.game = game
         self.players = players
         self.seed = seed
@@ -59,13 +67,17 @@ class Line:
         self.draw = draw  # a sampled world: how it deals what its player has not seen
         self.reseed: tuple | None = None  # (answers given, new seed): the RNG from that point on
         self.answers: list[int] = []
-        self.steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
-        self.labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
+        # The record (`steps`, `labels`, `events`, `seen`). A `lazy` line (bots reading tensors, which never read
+        # it) keeps none of it as it plays: it is built when first read, by replaying the answers (`_words`);
+        # the game is deterministic given its answers, so the record is the one an eager line keeps.
+        self._lazy = lazy and draw is None
+        self._steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
+        self._labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
         self.taken: list[int] = [0] * players  # per player: decisions it has taken (the information-state tensor)
         self.picked: list[str] = []  # labels the decider picked so far in the pending multi-pick (its own)
-        self.events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
+        self._events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
-        self.seen: list | None = [{} for _ in range(players)] if track else None
+        self._seen: list | None = [{} for _ in range(players)] if track else None
         # a sampled world: (player, events then, parts): that player's record up to the point the world was
         # drawn at, as it was told in the game the world was drawn from
         self.told: tuple | None = None
@@ -73,6 +85,23 @@ class Line:
         self._template: Line | None = None  # see `from_template`
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
+
+    # ------------------------------------------------------------ the record, built when first read if lazy
+    steps = _record("_steps")
+    labels = _record("_labels")
+    events = _record("_events")
+    seen = _record("_seen")
+
+    def _words(self) -> None:
+        """A lazy line's record: its answers given again to an eager line of the same world (one replay, once);
+        from then on the line keeps its record as it plays."""
+        twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None)
+        for answer in self.answers:
+            twin.apply(answer)
+        self._steps, self._labels, self._events, self._seen = twin._steps, twin._labels, twin._events, twin._seen
+        self._lazy = False
+        if self._session is not None:
+            self._session.rt.account = self._account()
 
     # ------------------------------------------------------------ the live engine
     @property
@@ -85,7 +114,7 @@ class Line:
         if self._session is None:
             if self._template is not None:  # a copy of a template line, made when first needed
                 self._session = self._template.session.copy()
-                self._session.rt.account = self._account()
+                self._session.rt.account = None if self._lazy else self._account()
                 self._template = None
             else:
                 self._session = self._replay()
@@ -96,9 +125,9 @@ class Line:
         played on (an adapter's game as set up, of which every new game is a copy)."""
         if self._session is None or self.answers:
             return self.copy()
-        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self.seen is not None)
-        new.events, new._recorded, new._template = list(self.events), True, self
-        new.seen = None if self.seen is None else [dict(x) for x in self.seen]
+        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self._seen is not None, lazy=self._lazy)
+        new._events, new._recorded, new._template = list(self._events), True, self
+        new._seen = None if self._seen is None else [dict(x) for x in self._seen]
         return new
 
     def _replay(self) -> Session:
@@ -106,7 +135,7 @@ class Line:
         if self.draw is not None:
             state.rng = Dealer(state.rng, self.draw)
         session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False)
-        record = not self._recorded
+        record = not self._recorded and not self._lazy
         session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
         for i, answer in enumerate(self.answers):
@@ -116,7 +145,7 @@ class Line:
             session.answer(answer)
         if self.reseed is not None and self.reseed[0] == len(self.answers):
             _reseed(state, self.reseed[1])
-        session.rt.account = self._account()
+        session.rt.account = None if self._lazy else self._account()
         self._recorded = True
         return session
 
@@ -125,7 +154,7 @@ class Line:
         at once where its words could change) and, in a real game, the components it names are noted as
         seen by those who read them (a card revealed and put back is known). It holds the line's lists, not
         the line: a copy thrown away is then freed at once, not left to the garbage collector."""
-        events, answers, seen, players = self.events, self.answers, self.seen, self.players
+        events, answers, seen, players = self._events, self.answers, self._seen, self.players
         names = self.game.derived.setdefault("told names", {})  # stand-ins of components (`record._detach`)
 
         if seen is None:
@@ -147,10 +176,11 @@ class Line:
         new = Line.__new__(Line)
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
         new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
-        new.answers, new.steps, new.events = list(self.answers), list(self.steps), list(self.events)
-        new.labels, new.taken = list(self.labels), list(self.taken)
+        new._lazy = self._lazy
+        new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
+        new._labels, new.taken = list(self._labels), list(self.taken)
         new.picked = list(self.picked)
-        new.seen = None if self.seen is None else [dict(s) for s in self.seen]
+        new._seen = None if self._seen is None else [dict(s) for s in self._seen]
         new._recorded = True
         new._cache = dict(self._cache)
         new._template = self._template if self._session is None else None
@@ -160,7 +190,7 @@ class Line:
                 new._session = self.session.copy()  # this line builds its engine at most once, for all copies
             except NotCopyable:  # a procedure in a shape the copier does not know: the copy replays instead
                 new._session = None
-        if new._session is not None:
+        if new._session is not None and not new._lazy:
             new._session.rt.account = new._account()
         return new
 
@@ -185,7 +215,10 @@ class Line:
     def __setstate__(self, data):
         from interpreter.runtime.games import load_compiled
         live = _LIVE.get(data.pop("live", None) or "")
+        for k in ("steps", "labels", "events", "seen"):  # the record, kept behind properties
+            data["_" + k] = data.pop(k)
         self.__dict__.update(data)
+        self._lazy = False
         self.game = load_compiled(data["game"])
         self._session = None
         self._template = None
@@ -217,27 +250,29 @@ class Line:
             raise IllegalDecision(_nothing(), index)
         index = d.index_of(int(index))
         who = 0 if d.player is None else d.player
-        state = session.state
-        if self.seen is not None:
-            now = len(self.answers)
-            for seen, ids in zip(self.seen, seen_by_each(state, range(self.players))):
-                seen.update(dict.fromkeys(ids, now))
-        label = d.label(index)
-        value = d.values[index]
-        shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
-        self.steps.append((who, d.secret, asked(d, self._prompts), shown))
-        self.taken[who] += 1
-        self.labels.append(label)
         answers = self.answers
-        self.events.append(("step", len(answers)))
+        if not self._lazy:  # the record: what the decider saw of its answer, and what everyone sees now
+            state = session.state
+            if self._seen is not None:
+                now = len(answers)
+                for seen, ids in zip(self._seen, seen_by_each(state, range(self.players))):
+                    seen.update(dict.fromkeys(ids, now))
+            label = d.label(index)
+            value = d.values[index]
+            shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
+            self._steps.append((who, d.secret, asked(d, self._prompts), shown))
+            self._labels.append(label)
+            self._events.append(("step", len(answers)))
+            if type(state.rng) is not random.Random:
+                _clock(state, len(answers) + 1)
+        self.taken[who] += 1
         answers.append(index)
         if self._cache:
             self._cache.clear()
-        if type(state.rng) is not random.Random:
-            _clock(state, len(answers))
         session.answer(index)
         if d.kind == "pick":
             following = session.pending
+            label = d.label(index)
             if label != "done" and following is not None and following.kind == "pick" \
                     and following.player == d.player and following.question.source == d.question.source:
                 self.picked = self.picked + [label]  # the same multi-pick goes on
@@ -313,36 +348,6 @@ class Line:
         if key not in self._cache:
             self._cache[key] = "\n".join(self.record(player)) + "\n--- now ---\n" + self.observation(player)
         return self._cache[key]
-
-
-# ---------------------------------------------------------------- rendering through a view
-def visible_ids(state, player: int) -> set:
-    """The ids of the components `player` sees (`can_see`, with each zone's part computed once)."""
-    return seen_by_each(state, (player,))[0]
-
-
-def seen_by_each(state, players) -> list[set]:
-    """For each of `players`, the ids of the components it sees (`can_see`), in one pass over the components."""
-    out = [set() for _ in players]
-    pairs = list(zip(players, out))
-    for e in state.entities.values():
-        if e.zone is not None:
-            for p, ids in pairs:
-                if can_see(e, p):
-                    ids.add(e.id)
-    return out
-
-
-def shown_label(state, label: str, player: int) -> str:
-    """A label as `player` may read it: the ids of components it cannot see read '(hidden)'."""
-    entities = state.entities
-    if " " not in label:  # one word (most labels): a component's id or none
-        e = entities.get(label)
-        return label if e is None or can_see(e, player) else HIDDEN
-    if not any(token in entities for token in label.split(" ")):
-        return label
-    return " ".join(HIDDEN if token in entities and not can_see(entities[token], player) else token
-                    for token in label.split(" "))
 
 
 # ---------------------------------------------------------------- sampling a world

@@ -170,9 +170,9 @@ class RulesGame(pyspiel.Game):
         first = self._initial.get(key)
         if first is None:
             self._initial[key] = False
-            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track))
+            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True))
         if first is False:
-            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track)
+            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
 
@@ -199,7 +199,7 @@ class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
         # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
-        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants)
+        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants, lazy=True)
         self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
 
     # ------------------------------------------------------------ actions
@@ -278,6 +278,9 @@ class RulesState(pyspiel.State):
         line = self.line
         if line.finished or line.to_act() != player:
             return []
+        if not line.picked:  # most decisions: at most the words of the option being picked (a picker not
+            picker = self.picker  # made yet for this decision has picked none)
+            return list(picker.prefix) if picker is not None and picker.prefix and picker.answers == len(line.answers) else []
         space, state = self.get_game().space, line.session.state
         out = [space.ids[w] for label in line.picked for w in label.split(" ")
                if w in space.ids and (w not in space.components or can_see(state.entities[w], player))]
@@ -290,8 +293,10 @@ class RulesState(pyspiel.State):
 
     def observation_array(self, player: int) -> np.ndarray:
         line, enc = self.line, self.get_game().encoder
-        return enc.encode(line.session.state, player, line.decision, None if line.finished else line.to_act(),
-                          self.picked(player), session=line.session)
+        session = line.session
+        d = session.pending
+        return enc.encode(session.state, player, d, None if d is None else line.to_act(), self.picked(player),
+                          session=session)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player

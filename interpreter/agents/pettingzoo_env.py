@@ -84,7 +84,7 @@ class RulesEnv(AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.seed = int(seed)
-        self.line = Line(self.compiled, self.players, self.seed, self.variants)
+        self.line = Line(self.compiled, self.players, self.seed, self.variants, lazy=True)
         self.picker = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -115,6 +115,11 @@ class RulesEnv(AECEnv):
             raise DiagnosticError([Diagnostic("USAGE", f"a decision has {n} options, more than max_actions={self.max_actions}")])
         return list(range(n))
 
+    def _legal(self, action: int) -> bool:
+        if self.fixed:
+            return action in self.legal_actions()
+        return 0 <= action < len(self.legal_actions())  # the options' indices (and at most max_actions)
+
     def observe(self, agent):
         seat = self._seat[agent]
         line = self.line
@@ -122,10 +127,15 @@ class RulesEnv(AECEnv):
         mask = np.zeros(self.max_actions, np.int8)
         picked = []
         if to_act == seat:
-            mask[self.legal_actions()] = 1
-            picked = self._picked(seat)
-        return {"observation": self.encoder.encode(line.session.state, seat, line.decision, to_act, picked,
-                                                  session=line.session),
+            if self.fixed:
+                mask[self.legal_actions()] = 1
+                picked = self._picked(seat)
+            else:
+                mask[:len(self.legal_actions())] = 1  # options 0..n-1 (a slice: cheaper than a list of places)
+                if line.picked:
+                    picked = self._picked(seat)
+        session = line.session
+        return {"observation": self.encoder.encode(session.state, seat, session.pending, to_act, picked, session=session),
                 "action_mask": mask}
 
     def _picked(self, seat: int) -> list[int]:
@@ -147,8 +157,7 @@ class RulesEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.legal_actions()
-        if action is None or int(action) not in legal:
+        if action is None or not self._legal(int(action)):
             raise ValueError(f"{agent}: action {action} is not legal now (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
         picker = self._options()
@@ -170,14 +179,17 @@ class RulesEnv(AECEnv):
         self._stepped()
 
     def _stepped(self) -> None:
-        """After an answer: the rewards at the end, who acts next."""
-        self._clear_rewards()
+        """After an answer: the rewards at the end, who acts next (rewards stay 0 until the end: nothing to
+        clear or add up before)."""
         if self.line.finished:
+            self._clear_rewards()
             for a, r in zip(self.possible_agents, self.line.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
+            self._after_move()
+            self._accumulate_rewards()
+            return
         self._after_move()
-        self._accumulate_rewards()
 
     def _after_move(self):
         line = self.line

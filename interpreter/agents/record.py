@@ -193,3 +193,36 @@ def named(text):
             yield v
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
+
+
+# ---------------------------------------------------------------- what a player reads of labels and views
+HIDDEN = "(hidden)"
+
+
+def visible_ids(state, player: int) -> set:
+    """The ids of the components `player` sees (`can_see`, with each zone's part computed once)."""
+    return seen_by_each(state, (player,))[0]
+
+
+def seen_by_each(state, players) -> list[set]:
+    """For each of `players`, the ids of the components it sees (`can_see`), in one pass over the components."""
+    out = [set() for _ in players]
+    pairs = list(zip(players, out))
+    for e in state.entities.values():
+        if e.zone is not None:
+            for p, ids in pairs:
+                if can_see(e, p):
+                    ids.add(e.id)
+    return out
+
+
+def shown_label(state, label: str, player: int) -> str:
+    """A label as `player` may read it: the ids of components it cannot see read '(hidden)'."""
+    entities = state.entities
+    if " " not in label:  # one word (most labels): a component's id or none
+        e = entities.get(label)
+        return label if e is None or can_see(e, player) else HIDDEN
+    if not any(token in entities for token in label.split(" ")):
+        return label
+    return " ".join(HIDDEN if token in entities and not can_see(entities[token], player) else token
+                    for token in label.split(" "))

@@ -288,6 +288,8 @@ class Statements:
 
     def enumerate_option(self, k: int, opt, entries: str) -> None:
         w = self.w
+        start = len(w.lines)
+        self._hoisted: list = []
         depth = 0
         names = []
         for i, b in enumerate(opt.bindings):
@@ -299,7 +301,15 @@ class Statements:
                 w.line(f"for {ex.local(b.var)} in {ex.items(b.coll)}:")
             else:
                 seq = w.temp()  # counted inline
-                w.line(f"{seq} = {ex.items(b.coll)}")
+                if i and not isinstance(b.coll, _CHEAP) and _invariant(b.coll, set(names), self.game):
+                    # the same for every value of the outer bindings (`d in table()` for each card in hand):
+                    # made once, when first needed, and gone through again (its elements still counted each time)
+                    kept = self.hoisted(seq)
+                    w.line(f"if {kept} is None:")
+                    w.line(f"    {kept} = {ex.items(b.coll)}")
+                    w.line(f"{seq} = {kept}")
+                else:
+                    w.line(f"{seq} = {ex.items(b.coll)}")
                 w.line(f"rt.steps += _len({seq})")
                 w.line(f"if rt.steps > {library.STEP_LIMIT}:")
                 w.line("    _spend(rt, 0, 'elements a choice went through')")
@@ -320,6 +330,14 @@ class Statements:
             w.line(f"{entries}.append(({k}, {values}))")
         for _ in range(depth):
             w.dedent()
+        for kept in self._hoisted:  # set to none before the option's loops, in the lines already written
+            w.lines.insert(start, "    " * w.depth + f"{kept} = None")
+            w.spans.insert(start, w.span)
+
+    def hoisted(self, seq: str) -> str:
+        kept = self.w.temp()
+        self._hoisted.append(kept)
+        return kept
 
     # ------------------------------------------------------------ control flow
     def s_If(self, s) -> None:
@@ -403,3 +421,36 @@ def _closed(source: str) -> bool:
     bound = {a.arg for n in pyast.walk(tree) if isinstance(n, pyast.Lambda) for a in n.args.args}
     bound |= {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)}
     return all(n.id in bound or n.id.startswith(("k_", "_")) for n in pyast.walk(tree) if isinstance(n, pyast.Name))
+
+
+_CHEAP = (ast.Name, ast.Of, ast.Attr, ast.EntityRef, ast.Const, ast.Num)  # read again at no cost: not worth keeping
+_PURE = (ast.Num, ast.Str, ast.Const, ast.Name, ast.EntityRef, ast.Attr, ast.Index, ast.Of, ast.Unary, ast.Binary,
+         ast.Range, ast.IfExpr, ast.ListLit, ast.Query, ast.SortKey, ast.Call)
+
+
+def _invariant(node, outer: set, game, seen: frozenset = frozenset()) -> bool:
+    """Does `node` give the same value however often it is evaluated while a menu is enumerated, whatever
+    the values of the `outer` bindings: it names none of them, draws no random number, and calls neither a
+    modified function (whose modifiers a trace records at each call) nor a card function, only built-ins and
+    rule functions that are invariant in turn."""
+    for n in _nodes(node):
+        if not isinstance(n, _PURE) or isinstance(n, ast.Name) and n.id in outer:
+            return False
+        if isinstance(n, ast.Call):
+            ref = getattr(n, "ref", ("",))
+            if ref[0] == "builtin":
+                if n.func == "random":
+                    return False
+                continue
+            decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None
+            if n.func in game.modified or decl is None or n.func in seen or len(seen) > 8:
+                return False
+            if not _invariant(decl.expr, set(), game, seen | {n.func}):
+                return False
+    return True
+
+
+def _nodes(node):
+    yield node
+    for child in ast.children(node):
+        yield from _nodes(child)

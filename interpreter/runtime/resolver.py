@@ -100,43 +100,46 @@ class Resolver:
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
-        entry = self.index.get((kind, event))
+        ke = (kind, event)
+        entry = self.index.get(ke)
         if entry is not None:
             rules, by_this, others = entry
             for hook in rules:
                 self._consider(hook, {}, args, None, found)
             # A card ability that names `this` in its pattern can only be the ability of that argument.
-            for position, by_record in by_this.items():
-                entity = args[position] if position < len(args) else None
-                hooks = by_record.get(entity.record_id) if isinstance(entity, Entity) else None
-                if hooks:
-                    for hook in hooks:
-                        if self.works(entity, hook):
-                            self._consider(hook, {"this": entity}, args, entity, found)
+            if by_this:
+                for position, by_record in by_this.items():
+                    entity = args[position] if position < len(args) else None
+                    hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
+                    if hooks:
+                        for hook in hooks:
+                            if self.works(entity, hook):
+                                self._consider(hook, {"this": entity}, args, entity, found)
             if others is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
                 rt = self.rt
-                traced = rt.trace is not None
-                n = len(args)
-                mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
-                cached = self.active_cache.get((kind, event))
-                pairs = cached[1] if cached is not None and cached[0] == mark else self.active_abilities(kind, event, others)
-                for hook, entity in pairs:
-                    guard = hook.guard
-                    if guard is not None and guard < n and args[guard] is not entity and not traced:
-                        continue
-                    # as _consider, for an ability without `this` in its pattern
-                    variables = {"this": entity}
-                    for i, name in hook.binds:
-                        if i < n:
-                            variables[name] = args[i]
-                    if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
-                        continue
-                    controller = variables["you"] if "you" in variables else holder(entity)
-                    found.append(Candidate(hook, variables, None, controller, entity))
+                cached = self.active_cache.get(ke)
+                pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
+                    cached[1] == rt.ability_moves.get(ke, 0) else self.active_abilities(kind, event, others)
+                if pairs:
+                    traced = rt.trace is not None
+                    n = len(args)
+                    for hook, entity in pairs:
+                        guard = hook.guard
+                        if guard is not None and guard < n and args[guard] is not entity and not traced:
+                            continue
+                        # as _consider, for an ability without `this` in its pattern
+                        variables = {"this": entity}
+                        for i, name in hook.binds:
+                            if i < n:
+                                variables[name] = args[i]
+                        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
+                            continue
+                        controller = variables["you"] if "you" in variables else holder(entity)
+                        found.append(Candidate(hook, variables, None, controller, entity))
         if self.temp_index:
-            for temp, hook in self.temp_index.get((kind, event), ()):
+            for temp, hook in self.temp_index.get(ke, ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
             found.sort(key=self.key_of)
@@ -153,10 +156,10 @@ class Resolver:
         active now; kept until a component with such abilities for this event moves (only that changes which
         are active)."""
         rt = self.rt
-        mark = (rt.ability_epoch, rt.ability_moves.get((kind, event), 0))
+        epoch, moves = rt.ability_epoch, rt.ability_moves.get((kind, event), 0)
         cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == mark:
-            return cached[1]
+        if cached is not None and cached[0] == epoch and cached[1] == moves:
+            return cached[2]
         by_record, zones = others
         pairs = []
         for zone in self.zones_named(zones):
@@ -164,7 +167,7 @@ class Resolver:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (mark, pairs)
+        self.active_cache[(kind, event)] = (epoch, moves, pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:

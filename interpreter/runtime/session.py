@@ -102,7 +102,15 @@ class Runtime:
                 return ()
         if proc.body_yields:
             return self._proceed(name, args, proc)
-        return self._finish(name, args, proc.body(self, *args))
+        r = proc.body(self, *args)
+        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):
+            return self._finish(name, args, r)
+        # no ability follows it: _finish's end, inline (most events)
+        if name in res.temp_until:
+            res.expire(name)
+        if self.game.watchers:
+            self.watch()
+        return () if r is None else _returning(r)
 
     def _replace(self, name: str, args: list, cand):
         """A replacement that may ask, instead of the procedure."""
@@ -144,7 +152,8 @@ class Runtime:
                     cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
-        res.expire(name)
+        if name in res.temp_until:
+            res.expire(name)
         if self.game.watchers:
             self.watch()  # the abilities that followed the procedure may have changed the game too
         return () if r is None else _returning(r)
@@ -228,7 +237,10 @@ class Runtime:
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        value = self.apply_modifiers(name, args, fn(self, *args))
+        value = fn(self, *args)
+        found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
+        if found:
+            value = self._modify(name, args, value, found)
         self.memo[key] = (self.version, value)
         return value
 
@@ -239,6 +251,10 @@ class Runtime:
         found = self.resolver.collect("modifier", name, args)  # a tuple: collect only reads it
         if not found:
             return value
+        return self._modify(name, args, value, found)
+
+    def _modify(self, name: str, args, value, found: list):
+        """The modifiers `found` applied to the value, lowest priority first."""
         self.modifying.add(name)
         before = value
         results = [] if self.trace is not None else None  # what each modifier made of the value, for the trace
@@ -290,6 +306,10 @@ class Runtime:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
             items = (what,)
+        elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
+                and type(what.owner) is not Entity and type(zone.owner) is not Entity:
+            self._move_all(what, zone)  # a whole zone at once (a deck made from the box): the same end, in bulk
+            return
         else:
             items = list(library.items(what))
             if at_top:
@@ -332,6 +352,31 @@ class Runtime:
             if self.move_watchers:
                 for watcher in self.move_watchers:
                     watcher(e, old, zone)
+
+    def _move_all(self, src: Zone, zone: Zone) -> None:
+        """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
+        face up, with no move watchers: what the loop in `move` does one component at a time, done at once.
+        The lists are changed in place, as the loop changes them, for code that holds them."""
+        moved = src.items
+        n = len(moved)
+        self.version += 1
+        self.moves += 1
+        if not n:
+            return
+        records = self.ability_records
+        counts = self.ability_moves
+        for e in moved:
+            e.face_down = False
+            e.seen_by = None
+            e.zone = zone
+            keys = records.get(e.record_id)
+            if keys is not None:
+                for k in keys:
+                    counts[k] = counts.get(k, 0) + 1
+        zone.items += moved
+        del moved[:]
+        src.stamp += n  # as n single moves leave them
+        zone.stamp += n
 
 
 def _returning(value):

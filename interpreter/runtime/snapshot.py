@@ -74,6 +74,8 @@ class Resumer:
         voc = game.content.vocabulary
         # attributes naming components: a copy's records name the copy's components
         self.entity_attrs = tuple(n for n, t in voc.attributes.items() if t in ("entity", "list[entity]"))
+        # record id -> whether its attributes name components (its components' attributes have its keys)
+        self.naming = {rec.id: any(k in rec.data for k in self.entity_attrs) for rec in game.content.entity_ids.values()}
         self.sources: dict = {}  # code -> _Function
         self.parsed: dict = {}  # generated file name -> its module's syntax tree
         self.twins: dict = {}  # (code, line, names) -> twin function
@@ -335,10 +337,15 @@ class Copier:
         new.__dict__.update(old.__dict__)
         memo[id(old)] = new
         entities = {}
+        new_entity = Entity.__new__
         for eid, e in old.entities.items():
-            n = Entity.__new__(Entity)
-            n.id, n.record_id, n.kind, n.attrs = eid, e.record_id, e.kind, e.attrs
-            n.face_down, n.seen_by = e.face_down, e.seen_by
+            n = new_entity(Entity)
+            n.id = eid
+            n.record_id = e.record_id
+            n.kind = e.kind
+            n.attrs = e.attrs
+            n.face_down = e.face_down
+            n.seen_by = e.seen_by
             memo[id(e)] = n
             entities[eid] = n
         new.entities = entities
@@ -353,20 +360,36 @@ class Copier:
             zs = {}
             for k, z in e.zones.items():
                 nz = new_zone(Zone)
-                nz.name, nz.owner, nz.visibility, nz.stamp = z.name, n, z.visibility, z.stamp
+                nz.name = z.name
+                nz.owner = n
+                nz.visibility = z.visibility
+                nz.stamp = z.stamp
                 items = z.items
                 nz.items = [memo[id(x)] for x in items] if items else []
                 memo[id(z)] = nz
                 zs[k] = nz
             n.zones = zs
+        naming = self.resumer.naming
         for e in old.entities.values():
             n = memo[id(e)]
-            n.zone = None if e.zone is None else memo[id(e.zone)]
+            z = e.zone
+            n.zone = None if z is None else memo[id(z)]
             v = e.vars
-            n.vars = v.copy() if all(type(x) in _ATOMS for x in v.values()) else value(v)
+            if not v:
+                n.vars = {}
+            else:
+                for x in v.values():
+                    if type(x) not in _ATOMS:
+                        n.vars = value(v)
+                        break
+                else:
+                    n.vars = v.copy()
             if named:
                 a = e.attrs
-                if any(k in a for k in named):
+                hit = naming.get(e.record_id)
+                if hit is None:  # not made from a record as the game started
+                    hit = any(k in a for k in named)
+                if hit:
                     n.attrs = memo.get(id(a)) or self.attrs(a, named)
         new.game_vars = value(old.game_vars)
         new.player_vars = value(old.player_vars)

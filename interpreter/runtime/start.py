@@ -33,12 +33,15 @@ def new_state(game: CompiledGame, players: int, seed: int, variants=()) -> State
 
 def _plan(t: State) -> tuple:
     """What a copy of the template must do beyond the plain case: components whose variables hold lists or
-    maps, whose records' attributes name components, on which components lie."""
+    maps, whose records' attributes name components, on which components lie; and, per component, what its
+    copy is made of (so that the copy, done for every game, reads no more than it must)."""
     deep_vars = frozenset(eid for eid, e in t.entities.items() if not _plain(e.vars))
     named = tuple((eid, keys) for eid, keys in ((eid, tuple(k for k, x in e.attrs.items() if _names(x)))
                                                 for eid, e in t.entities.items()) if keys)
     loaded = tuple(eid for eid, e in t.entities.items() if any(z.items for z in e.zones.values()))
-    return deep_vars, named, loaded
+    parts = tuple((eid, e.record_id, e.kind, e.attrs, e.vars if e.vars else None, eid in deep_vars,
+                   tuple((k, z.name, z.visibility) for k, z in e.zones.items())) for eid, e in t.entities.items())
+    return deep_vars, named, loaded, parts
 
 
 def build_state(game: CompiledGame, players: int, seed: int, variants=()) -> State:
@@ -77,19 +80,28 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
     new.rng = random.Random(seed)
     new.finished = False
     new.winners = []
-    deep_vars, named_attrs, loaded = plan
+    deep_vars, named_attrs, loaded, parts = plan
     entities = {}
     new_entity = Entity.__new__
     new_zone = Zone.__new__
-    for eid, e in t.entities.items():
+    for eid, record_id, kind, attrs, variables, deep, zone_parts in parts:
         n = new_entity(Entity)
-        n.id, n.record_id, n.kind, n.attrs = eid, e.record_id, e.kind, e.attrs
-        n.face_down, n.seen_by, n.zone = False, None, None
-        n.vars = {k: _fresh(x) for k, x in e.vars.items()} if eid in deep_vars else e.vars.copy()
+        n.id = eid
+        n.record_id = record_id
+        n.kind = kind
+        n.attrs = attrs
+        n.face_down = False
+        n.seen_by = None
+        n.zone = None
+        n.vars = {} if variables is None else ({k: _fresh(x) for k, x in variables.items()} if deep else variables.copy())
         zones = {}
-        for k, z in e.zones.items():
+        for k, name, visibility in zone_parts:
             nz = new_zone(Zone)
-            nz.name, nz.owner, nz.visibility, nz.items, nz.stamp = z.name, n, z.visibility, [], 0
+            nz.name = name
+            nz.owner = n
+            nz.visibility = visibility
+            nz.items = []
+            nz.stamp = 0
             zones[k] = nz
         n.zones = zones
         entities[eid] = n
