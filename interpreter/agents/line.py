@@ -477,7 +477,7 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
             if found is not None:
                 if strict:
                     Sampling.dealt += 1
-                else:
+                else:  # (kept where what `player` sees and may answer now is the same)
                     Sampling.imperfect += 1
                 return found
     raise NoWorld([Diagnostic(
@@ -515,8 +515,7 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     imperfect world) only what `player` sees and may answer now."""
     new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
     wanted = line.record(player)
-    told = 0  # parts of the record checked so far (the events of `new` up to `told_by`)
-    told_by = 0
+    told, told_by = 0, 0  # parts of the record checked so far (the events of `new` up to `told_by`)
 
     def reads_the_same() -> bool:
         nonlocal told, told_by
