@@ -2,7 +2,7 @@
 
     python bench/bench_ismcts.py --players 2 --games 40 --simulations 20
     python bench/bench_ismcts.py --players 4 --games 20 --simulations 50
-    python bench/bench_ismcts.py --game btwixt --players 3 --games 20 --simulations 20 --agent-arg horizon=40
+    python bench/bench_ismcts.py --game btwixt --players 3 --variant quick --games 16 --simulations 50 --agent-arg horizon=20
 
 ISMCTS plays P1 against random agents, one game per seed from --seed on; the baseline is how often a
 random P1 wins (a shared win counts) in as many random games as --baseline says. Prints wins, win
@@ -33,19 +33,22 @@ def main() -> None:
     ap.add_argument("--baseline", type=int, default=2000)
     ap.add_argument("--game", default="kings_bounty")
     ap.add_argument("--agent-arg", action="append", default=[], help="KEY=VALUE, as for rules play")
+    ap.add_argument("--variant", action="append", default=[], help="a variant of the game, as for rules play")
     args = ap.parse_args()
     game = load_compiled(args.game)
     options = {"simulations": args.simulations, **parse_agent_args(args.agent_arg)}
-    base = sum(0 in play_with_agents(game, args.players, ["random"] * args.players, s) for s in range(args.baseline)) / args.baseline
+    variants = tuple(args.variant)
+    base = sum(0 in play_with_agents(game, args.players, ["random"] * args.players, s, variants=variants)
+               for s in range(args.baseline)) / args.baseline
     kinds = ["ismcts"] + ["random"] * (args.players - 1)
     wins, start = 0, time.process_time()
     for g in range(args.games):
-        wins += 0 in play_with_agents(game, args.players, kinds, args.seed + g, options)
+        wins += 0 in play_with_agents(game, args.players, kinds, args.seed + g, options, variants)
         print(f"  game {g + 1} (seed {args.seed + g}): {wins} wins so far", file=sys.stderr)
     seconds = (time.process_time() - start) / args.games
     p0 = max(base, 1 / args.players)
     p_value = sum(comb(args.games, i) * p0 ** i * (1 - p0) ** (args.games - i) for i in range(wins, args.games + 1))
-    print(f"{args.game}, {args.players} players, ISMCTS ({options}) as P1 against random: "
+    print(f"{args.game} {list(variants)}, {args.players} players, ISMCTS ({options}) as P1 against random: "
           f"{wins}/{args.games} wins ({wins / args.games:.0%}); a random P1 wins {base:.1%} of {args.baseline}; "
           f"one-sided binomial p = {p_value:.2g}; {seconds:.1f} s per game; sampled worlds: {Sampling.counts()}")
 

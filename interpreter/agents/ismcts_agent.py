@@ -65,8 +65,8 @@ class ISMCTSAgent:
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
         evaluator = _rollouts(mcts)(n_rollouts=self.rollouts, random_state=self.np_rng)
         evaluator.horizon = self.horizon
-        self.bot = ismcts.ISMCTSBot(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
-                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.bot = _keyed(ismcts)(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
+                                  final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
@@ -128,12 +128,13 @@ class _Memo:
     simulation that passes there (reading a player's view is the search's largest cost in a large game)."""
 
     def __init__(self, memo: dict, world: int, line):
-        self.memo, self.world, self.line = memo, world, line
+        # the line's answers, not the line: the line holds this cache, and a cycle would wait for the collector
+        self.memo, self.world, self.answers = memo, world, line.answers
         self.start = len(line.answers)  # answers given when the world was drawn
         self.bucket = memo.setdefault((world, ()), dict(line._cache))
 
     def clear(self) -> None:  # the line took an answer (`Line.apply`): its position in the world moved on
-        self.bucket = self.memo.setdefault((self.world, tuple(self.line.answers[self.start:])), {})
+        self.bucket = self.memo.setdefault((self.world, tuple(self.answers[self.start:])), {})
 
     def __contains__(self, key) -> bool:
         return key in self.bucket
@@ -146,6 +147,47 @@ class _Memo:
 
     def keys(self):
         return self.bucket.keys()
+
+
+def _keyed(ismcts):
+    """OpenSpiel's ISMCTS with cheaper keys for its tree: the player's information state as a tuple of what it
+    was told and did (`Line.record`), what it sees (`observed_key`) and its pending decision, where the
+    string (`Line.information`) writes the view as JSON. Equal keys exactly when equal strings (up to a
+    record part holding a line break), so the tree is the same; the key is kept in the line's cache."""
+
+    class KeyedISMCTS(ismcts.ISMCTSBot):
+        def get_state_key(self, state):
+            line = getattr(state, "line", None)
+            if line is None:
+                return super().get_state_key(state)
+            player = state.current_player()
+            return player, information_key(line, player)
+
+    return KeyedISMCTS
+
+
+def information_key(line, player: int) -> "_Key":
+    """What `player` knows of `line`, as a key: equal exactly when `line.information(player)` is (see `_keyed`)."""
+    key = ("key", player)
+    cache = line._cache
+    if key not in cache:
+        from interpreter.present.observed import observed_key
+        cache[key] = _Key((tuple(line.record(player)), observed_key(line.session.state, player), line.now(player)))
+    return cache[key]
+
+
+class _Key:
+    """A tree key that hashes once (a tuple would hash its whole content at every lookup)."""
+    __slots__ = ("parts", "hash")
+
+    def __init__(self, parts: tuple):
+        self.parts, self.hash = parts, hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return self is other or (type(other) is _Key and self.hash == other.hash and self.parts == other.parts)
 
 
 def _rollouts(mcts):
@@ -162,16 +204,21 @@ def _rollouts(mcts):
                 session.rt.account = None
                 session.keep_labels = False  # nobody reads this world's labels: it is dropped after the rollout
                 pick = self._random_state.randint
-                # a game whose score hangs on what is hidden until the end (`table: score_during_play: false`)
-                # has no score to cut at: its rollouts play to the end
-                horizon = self.horizon if session.state.voc.table.score_during_play else None
+                # Cut at the horizon, also in a game whose score counts what lies face down until the end
+                # (`table: score_during_play: false`): this is a drawn world, whose face-down components
+                # the search dealt itself, so its score tells nothing of the true game.
+                horizon = self.horizon
                 played = 0
-                while session.pending is not None:
-                    if horizon is not None and played >= horizon:
-                        return np.array(_scored(session, line.players))
-                    session.answer(int(pick(len(session.pending.values))))
-                    played += 1
-                return np.array(line.returns())
+                try:
+                    while session.pending is not None:
+                        if horizon is not None and played >= horizon:
+                            return np.array(_scored(session, line.players))
+                        session.answer(int(pick(len(session.pending.values))))
+                        played += 1
+                    return np.array(line.returns())
+                finally:
+                    if line.draw is not None:  # a drawn world, this simulation's own: dropped after this
+                        _drop(session)
             if self.n_rollouts == 1:
                 clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
                 try:
@@ -185,9 +232,11 @@ def _rollouts(mcts):
 
 
 def _scored(session, players: int) -> list[float]:
-    """A rollout cut short, valued as if the game ended now: those with the highest score (the table's
-    `score` function, else the manifest's `score` variable) share 1; with no numeric score, equal shares.
-    The session is a sampled world the search plays in, so its score reveals nothing of the true game."""
+    """A rollout cut short, valued by where each player stands now: the share of the others whose score
+    (the table's `score` function, else the manifest's `score` variable) it beats, a tie counting half
+    (two players: 1, 1/2 or 0; more: the leader 1, the last 0, whereas sharing 1 among the leaders would
+    value second and last place alike, a noisier estimate). With no numeric score, equal shares. The session
+    is a drawn world the search plays in, so its score reveals nothing of the true game."""
     from interpreter.present.table import score_now
     scores = [score_now(session, p) for p in range(players)]
     if any(not isinstance(s, (int, float)) for s in scores):
@@ -195,7 +244,19 @@ def _scored(session, players: int) -> list[float]:
         scores = [pv.get(name) for pv in session.state.player_vars] if name else []
     if len(scores) != players or any(not isinstance(s, (int, float)) or isinstance(s, bool) for s in scores):
         return [1.0 / players] * players
-    best = max(scores)
-    winners = [p for p in range(players) if scores[p] == best]
-    return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
+    if players == 1:
+        return [1.0]
+    return [(sum(s < mine for s in scores) + 0.5 * (sum(s == mine for s in scores) - 1)) / (players - 1)
+            for mine in scores]
 
+
+def _drop(session) -> None:
+    """Unlink a world the search is done with, so that it is freed at once: its components and their zones
+    point at each other, as do components whose attributes name others (and the runtime at its resolver), so
+    left as it is, every world would wait for the cycle collector, which then walks thousands of objects per
+    simulation. Only for a world nobody reads again."""
+    for e in session.state.entities.values():
+        e.zone = None
+        e.zones = None
+        e.attrs = None  # a copy's own attributes naming components (the copy shares the others, untouched here)
+    session.rt.resolver = None

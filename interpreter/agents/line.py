@@ -297,20 +297,23 @@ class Line:
         if key not in self._cache:
             session = self.session
             seen = json.dumps(observed(session.state, player), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-            d = session.pending
-            if d is None:
-                winners = [player_label(w) for w in self.session.result.winners] if self.session.result else []
-                now = "the game is over; winners: " + (", ".join(winners) or "nobody")
-            elif self.to_act() == player:
-                labels = [shown_label(session.state, label, player) for label in d.labels]
-                so_far = [shown_label(session.state, label, player) for label in self.picked]
-                now = f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + (
-                    f"\npicked so far: {', '.join(so_far)}" if so_far else "") + "\n" + "\n".join(
-                    f"[{i}] {label}" for i, label in enumerate(labels))
-            else:
-                now = f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
-            self._cache[key] = f"you are {player_label(player)}\n{seen}\n{now}"
+            self._cache[key] = f"you are {player_label(player)}\n{seen}\n{self.now(player)}"
         return self._cache[key]
+
+    def now(self, player: int) -> str:
+        """The pending decision as `player` knows it: its question and options if it answers, else who does."""
+        session = self.session
+        d = session.pending
+        if d is None:
+            winners = [player_label(w) for w in session.result.winners] if session.result else []
+            return "the game is over; winners: " + (", ".join(winners) or "nobody")
+        if self.to_act() == player:
+            labels = [shown_label(session.state, label, player) for label in d.labels]
+            so_far = [shown_label(session.state, label, player) for label in self.picked]
+            return f"you decide: {prompt(d)}" + (" (secretly)" if d.secret else "") + (
+                f"\npicked so far: {', '.join(so_far)}" if so_far else "") + "\n" + "\n".join(
+                f"[{i}] {label}" for i, label in enumerate(labels))
+        return f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
 
     def record(self, player: int) -> list[str]:
         """Everything `player` was told and did, in order (without what it sees now).
@@ -474,7 +477,7 @@ def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> L
             if found is not None:
                 if strict:
                     Sampling.dealt += 1
-                else:
+                else:  # (kept where what `player` sees and may answer now is the same)
                     Sampling.imperfect += 1
                 return found
     raise NoWorld([Diagnostic(
@@ -512,8 +515,7 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     imperfect world) only what `player` sees and may answer now."""
     new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
     wanted = line.record(player)
-    told = 0  # parts of the record checked so far (the events of `new` up to `told_by`)
-    told_by = 0
+    told, told_by = 0, 0  # parts of the record checked so far (the events of `new` up to `told_by`)
 
     def reads_the_same() -> bool:
         nonlocal told, told_by

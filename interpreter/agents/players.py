@@ -210,7 +210,7 @@ AGENT_ARGS = {
     "uct_c": (float, 1.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
     "rollouts": (int, 1, 100, "random rollouts per evaluation of a new node"),
     "worlds": (int, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them"),
-    "horizon": (int, 30, 10_000, "decisions a rollout plays before it is cut and scored by the game's score"),
+    "horizon": (int, 30, 10_000, "decisions a rollout plays before it is cut and valued by the game's score"),
 }
 
 
@@ -248,10 +248,11 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
     raise ValueError(kind)
 
 
-def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None) -> list:
+def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None,
+                     variants: tuple = ()) -> list:
     """Play one game with these agent kinds (one per seat), through the one decision path; its winners."""
     from interpreter.runtime.session import Session  # the runtime imports nothing of agents: no cycle at import
-    session = Session(game, players, seed, start=False)
+    session = Session(game, players, seed, tuple(variants), start=False)
     agents = [make_agent(kind, seat, seed, options) for seat, kind in enumerate(kinds)]
     for agent in agents:
         if hasattr(agent, "attach"):  # a search agent follows the game it plays

@@ -68,3 +68,55 @@ def table_text(session, viewer: int) -> str:
     shown = shown_to(d, state, viewer)
     order = option_order(d, state)
     return "\n".join(lines + [shown.prompt + ":"] + [f"[{i}] {shown.options[i]}" for i in order])
+
+
+def observed_key(state: State, viewer: int) -> tuple:
+    """A hashable stand-in for `observed(state, viewer)` (a search's tree keys, read at every step): two states
+    give equal keys exactly when they give equal observations (numbers compare as Python compares them), at
+    about half the cost of building the view and writing it as JSON. Each zone with something in it is keyed
+    by its label, and each component in it by its id and values if the viewer sees it, else by None; a
+    component's kind and name are its record's, fixed by its id."""
+    pr = None
+    rows = []
+    plain = _PLAIN.issuperset
+    for zone in state.all_zones():
+        items = zone.items
+        if not items:
+            continue
+        shown = []
+        for e in items:
+            if can_see(e, viewer):
+                v = e.vars
+                if v:  # (`_values`, inline: this runs for every component in sight)
+                    shown.append((e.id, e.face_down, tuple(v.items()) if plain(map(type, v.values()))
+                                  else _values(v, state, viewer)))
+                else:
+                    shown.append((e.id, True) if e.face_down else e.id)
+            else:
+                shown.append(None)
+        owner = zone.owner
+        if owner is None:
+            label = zone.name
+        elif owner.__class__ is not Entity:
+            label = f"{zone.name}#{owner}"
+        elif can_see(owner, viewer):
+            label = f"{zone.name}@{owner.id}"
+        else:  # on a component out of sight: by where that lies, as the view names it
+            pr = pr or Presenter(state, viewer)
+            label = "?" + zone_name(zone, pr)
+        rows.append((label, tuple(shown)))
+    rows.sort(key=_first)  # as the view's zones, by label (two that read alike keep their order)
+    return (tuple(rows), _values(state.game_vars, state, viewer),
+            tuple(_values(v, state, viewer) for v in state.player_vars))
+
+
+def _first(row: tuple) -> str:
+    return row[0]
+
+
+def _values(values: dict, state: State, viewer: int):
+    """Variables as `safe` writes them, hashable: plain values as they are, anything else through `safe`."""
+    if _PLAIN.issuperset(map(type, values.values())):
+        return tuple(values.items())
+    import json
+    return json.dumps(safe(values, Presenter(state, viewer)), sort_keys=True, ensure_ascii=False)
