@@ -18,11 +18,13 @@ from interpreter.runtime.games import load_compiled  # noqa: E402
 # rank); the baseline is how often a random P1 wins (a shared win counts) against random bots in the same
 # game, no lower than a fair share. bench/bench_ismcts.py measures more games (README, "Bots").
 # King's Bounty (2 players): 50 simulations won 12 of these 12 games (it takes 11 for p < 0.01), about 3 s a game.
-# B'Twixt is not checked here: against random bots the deal decides much of it. In the quick variant with
-# 3 players (a random P1 wins 36 %), 50 simulations with rollouts cut at 20 won 24 of 42 games (seeds 1000
-# on, p = 0.004, about 3.7 s a game); a test reaching p < 0.01 reliably would take some 40 games, minutes of the suite.
+# B'Twixt (quick variant, 3 players; a random P1 wins about 36 %): against random bots the deal decides much
+# of the game, so ISMCTS wins about 60 % and it takes some 40 games to tell it from random at p < 0.01:
+# 50 simulations with rollouts cut at 20 decisions won 24 of these 42 games (p = 0.004), about 3.7 s a game,
+# the suite's slowest test (some 2.5 minutes of one core).
 CASES = {
     "kings_bounty": {"players": 2, "games": 12, "options": {"simulations": 50}},
+    "btwixt": {"players": 3, "games": 42, "variants": ("quick",), "options": {"simulations": 50, "horizon": 20}},
 }
 BASELINE_GAMES = 300
 
