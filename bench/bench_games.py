@@ -5,6 +5,9 @@
 - B'Twixt at 4 players against the engine as it was before the compiler to Python source (`--baseline REV`,
   default cd4f46b, the last commit of the closure compiler), run from `git archive` in a subprocess so that both
   are measured in the same run on the same machine.
+Games are played as `rules simulate --workers 1` plays them: under the batch runner's collector policy
+(interpreter.batch.worker.batch_collector); the baseline batch gets the same policy (copied into BATCH, since the
+old engine has no batch runner), so both are measured alike.
 
 Run:  python bench/bench_games.py [--games 100] [--baseline REV | --no-baseline] [--json]
 """
@@ -24,13 +27,14 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.runtime.games import known_games, load_compiled  # noqa: E402
 from interpreter.runtime import Session  # noqa: E402
+from interpreter.batch.worker import GAME_THRESHOLD, batch_collector  # noqa: E402
 
 PLAYERS = {"kings_bounty": [2, 4, 5], "btwixt": [3, 4, 6], "agot": [3, 4, 6]}
 BASELINE = "cd4f46b"
 
 # A batch of random games, as a program of its own so that it runs the same on any checkout of the engine.
 BATCH = """
-import random, sys, time
+import gc, random, sys, time
 sys.path.insert(0, sys.argv[1])
 try:
     from interpreter.runtime.games import load_compiled
@@ -39,12 +43,16 @@ except ImportError:  # the closure engine's layout: interpreter/games.py, interp
 from interpreter.runtime import Session
 game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 g = load_compiled(game)
+gc.freeze()  # the batch runner's collector policy (interpreter.batch.worker.batch_collector), for either engine
+gc.set_threshold(int(sys.argv[5]), *gc.get_threshold()[1:])
 start = time.process_time()
 for seed in range(games):
     s = Session(g, players, seed)
     rng = random.Random(seed + 1)
     while s.pending is not None:
         s.answer(rng.randrange(len(s.pending.values)))
+    del s
+    gc.collect(0)
 print(games / (time.process_time() - start))
 """
 
@@ -61,14 +69,17 @@ def fresh_process_seconds(code: str, repeat: int = 3) -> float:
 
 def play_batch(game, players: int, games: int) -> dict:
     decisions = 0
-    start = time.process_time()
-    for seed in range(games):
-        session = Session(game, players, seed)
-        rng = random.Random(seed + 1)
-        while session.pending is not None:
-            session.answer(rng.randrange(len(session.pending.values)))
-            decisions += 1
-    cpu = time.process_time() - start
+    with batch_collector() as game_over:  # as `rules simulate` plays its games
+        start = time.process_time()
+        for seed in range(games):
+            session = Session(game, players, seed)
+            rng = random.Random(seed + 1)
+            while session.pending is not None:
+                session.answer(rng.randrange(len(session.pending.values)))
+                decisions += 1
+            del session
+            game_over()
+        cpu = time.process_time() - start
     return {"players": players, "games": games, "games_per_second": round(games / cpu, 1),
             "decisions_per_second": round(decisions / cpu), "cpu_seconds_per_game": round(cpu / games, 4),
             "decisions_per_game": round(decisions / games, 1)}
@@ -81,9 +92,10 @@ def baseline_rate(rev: str, game: str, players: int, games: int) -> tuple[float,
         if archive.returncode != 0:
             return None
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        old = float(subprocess.run([sys.executable, "-c", BATCH, tmp, game, str(players), str(games)],
+        old = float(subprocess.run([sys.executable, "-c", BATCH, tmp, game, str(players), str(games), str(GAME_THRESHOLD)],
                                    cwd=tmp, check=True, capture_output=True, text=True).stdout)
-        new = float(subprocess.run([sys.executable, "-c", BATCH, str(ROOT), game, str(players), str(games)],
+        new = float(subprocess.run([sys.executable, "-c", BATCH, str(ROOT), game, str(players), str(games),
+                              str(GAME_THRESHOLD)],
                                    cwd=ROOT, check=True, capture_output=True, text=True).stdout)
         return old, new
 

@@ -3,7 +3,8 @@
 Reports the time to load and validate the content, and random games per second for each
 player count, for the interpreter (content/kings_bounty) and bench/reference_kings_bounty.py.
 Both play the same games: setup from Random(seed), choices from Random(seed + 1), so the
-ratio compares equal work (tests/test_kings_bounty.py checks they agree game for game).
+ratio compares equal work (tests/test_kings_bounty.py checks they agree game for game). Both are played under
+the collector policy `rules simulate` plays its games with (interpreter.batch.worker.batch_collector).
 
 Run:  python bench/bench_kings_bounty.py [--games 500] [--players 2 3 4 5] [--json]
 """
@@ -24,6 +25,7 @@ import reference_kings_bounty as reference  # noqa: E402
 from dsl.loader import load_game  # noqa: E402
 from interpreter.codegen import compile_game  # noqa: E402
 from interpreter.runtime import Session  # noqa: E402
+from interpreter.batch.worker import batch_collector  # noqa: E402
 
 
 def interpreted_game(game, seed: int, players: int) -> list:
@@ -35,10 +37,12 @@ def interpreted_game(game, seed: int, players: int) -> list:
 
 
 def rate(play, games: int, players: int, seed: int) -> float:
-    start = time.perf_counter()
-    for s in range(seed, seed + games):
-        play(s, players)
-    return games / (time.perf_counter() - start)
+    with batch_collector() as game_over:  # as `rules simulate` plays its games
+        start = time.perf_counter()
+        for s in range(seed, seed + games):
+            play(s, players)
+            game_over()
+        return games / (time.perf_counter() - start)
 
 
 def main() -> None:
