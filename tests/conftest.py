@@ -1,7 +1,9 @@
 """Shared pytest set-up for the project's tests.
 
-The `slow` marker only labels the long random-game sweeps; they are NOT deselected by default
-and run in every plain `python -m pytest` run (deselect them explicitly with `-m "not slow"`).
+The `slow` marker labels the long tests (the search's strength test against random play); they are NOT
+deselected by default and run in every plain `python -m pytest` run (deselect them explicitly with
+`-m "not slow"`). They are run first, so that with `-n auto` the longest start at once and the short ones
+fill the other workers, instead of one long test left running alone at the end.
 """
 from __future__ import annotations
 
@@ -16,7 +18,11 @@ if str(ROOT) not in sys.path:
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: long random-game sweeps (still run by default)")
+    config.addinivalue_line("markers", "slow: long tests, run first (still run by default)")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow first, else as collected
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -40,6 +40,7 @@ def test_binomial_tail():
     assert binomial_tail(2, 3, 0.5) == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_ismcts_beats_random_play(name):
     case = CASES[name]
