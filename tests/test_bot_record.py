@@ -44,6 +44,16 @@ def _play(line: Line, rng: random.Random, steps: int) -> None:
         line.apply(rng.randrange(len(line.decision.values)))
 
 
+def _play_both(a: Line, b: Line, rng: random.Random, steps: int) -> None:
+    """The same random answers given to two lines of the same game."""
+    for _ in range(steps):
+        if a.finished:
+            return
+        index = rng.randrange(len(a.decision.values))
+        a.apply(index)
+        b.apply(index)
+
+
 @pytest.mark.parametrize("name,players", GAMES)
 def test_the_record_reads_as_if_worded_when_told(name, players):
     game = load_compiled(name)
@@ -79,25 +89,13 @@ def test_a_lazy_line_records_as_an_eager_one(name, players):
     from then on it records as it plays (a copy made before the reading stays lazy and reads its own)."""
     game = load_compiled(name)
     lazy, eager = Line(game, players, 4, track=True, lazy=True), Line(game, players, 4, track=True)
-    rng = random.Random(5)
-    for _ in range(40):
-        if lazy.finished:
-            break
-        index = rng.randrange(len(lazy.decision.values))
-        lazy.apply(index)
-        eager.apply(index)
+    _play_both(lazy, eager, random.Random(5), 40)
     assert lazy._lazy and not lazy._events and not lazy._steps  # nothing kept while playing
     before = lazy.copy()
     _play(before, random.Random(6), 30)
     assert lazy.steps == eager.steps and lazy.labels == eager.labels and lazy.seen == eager.seen
     assert _words(lazy) == _words(eager) and not lazy._lazy
-    rng = random.Random(8)
-    for _ in range(40):
-        if lazy.finished:
-            break
-        index = rng.randrange(len(lazy.decision.values))
-        lazy.apply(index)
-        eager.apply(index)
+    _play_both(lazy, eager, random.Random(8), 40)
     for p in range(players):
         assert lazy.information(p) == eager.information(p)
     assert lazy.seen == eager.seen and lazy.taken == eager.taken
