@@ -31,13 +31,19 @@ from interpreter.runtime.games import load_compiled  # noqa: E402
 
 
 def engine_games(game, players: int, games: int) -> float:
-    start = time.process_time()
-    for seed in range(games):
-        s = Session(game, players, seed)
-        rng = random.Random(seed + 1)
-        while s.pending is not None:
-            s.answer(rng.randrange(len(s.pending.values)))
-    return time.process_time() - start
+    """As `rules simulate --workers 1` plays them: under the batch runner's collector policy (the adapters
+    run under Python's default, as a bot builder's process does)."""
+    from interpreter.batch.worker import batch_collector
+    with batch_collector() as game_over:
+        start = time.process_time()
+        for seed in range(games):
+            s = Session(game, players, seed)
+            rng = random.Random(seed + 1)
+            while s.pending is not None:
+                s.answer(rng.randrange(len(s.pending.values)))
+            del s
+            game_over()
+        return time.process_time() - start
 
 
 def openspiel_games(name: str, players: int, games: int, actions: str) -> float:
