@@ -26,24 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.runtime import Session  # noqa: E402
 from interpreter.runtime.games import load_compiled  # noqa: E402
 
 
 def engine_games(game, players: int, games: int) -> float:
     """As `rules simulate --workers 1` plays them: under the batch runner's collector policy (the adapters
     run under Python's default, as a bot builder's process does)."""
-    from interpreter.batch.worker import batch_collector
-    with batch_collector() as game_over:
-        start = time.process_time()
-        for seed in range(games):
-            s = Session(game, players, seed)
-            rng = random.Random(seed + 1)
-            while s.pending is not None:
-                s.answer(rng.randrange(len(s.pending.values)))
-            del s
-            game_over()
-        return time.process_time() - start
+    from bench_games import random_games  # this folder's: the same random games, played the same way
+    return random_games(game, players, games)[0]
 
 
 def openspiel_games(name: str, players: int, games: int, actions: str) -> float:

@@ -67,9 +67,11 @@ def fresh_process_seconds(code: str, repeat: int = 3) -> float:
     return best
 
 
-def play_batch(game, players: int, games: int) -> dict:
+def random_games(game, players: int, games: int) -> tuple[float, int]:
+    """CPU seconds and decisions of `games` random games (seeds 0 on), played as `rules simulate` plays them:
+    under the batch runner's collector policy. `bench_bots.py` measures its engine figure with it too."""
     decisions = 0
-    with batch_collector() as game_over:  # as `rules simulate` plays its games
+    with batch_collector() as game_over:
         start = time.process_time()
         for seed in range(games):
             session = Session(game, players, seed)
@@ -79,7 +81,11 @@ def play_batch(game, players: int, games: int) -> dict:
                 decisions += 1
             del session
             game_over()
-        cpu = time.process_time() - start
+        return time.process_time() - start, decisions
+
+
+def play_batch(game, players: int, games: int) -> dict:
+    cpu, decisions = random_games(game, players, games)
     return {"players": players, "games": games, "games_per_second": round(games / cpu, 1),
             "decisions_per_second": round(decisions / cpu), "cpu_seconds_per_game": round(cpu / games, 4),
             "decisions_per_game": round(decisions / games, 1)}

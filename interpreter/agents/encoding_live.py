@@ -194,19 +194,13 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         z = e.zone
         eid = e.id
         row = rows[eid]
-        if z is None:
-            for _, _, seen, shown, mv, _ in each:
-                was = seen.pop(eid, None)
-                if was is not None:
-                    shown[was] -= 1
-                    zones[was] = None
-                    mv[row:row + width] = unseen
-            continue
-        info = infos.get(z)
-        if info is None:
-            info = _zone(enc, live, z)
-        special = e.face_down or e.seen_by is not None
-        if not special and z in dark:  # a zone nobody sees into (a deck): unseen by every seat
+        if z is not None:
+            info = infos.get(z)
+            if info is None:
+                info = _zone(enc, live, z)
+            special = e.face_down or e.seen_by is not None
+        # out of every zone, or in a zone nobody sees into (a deck) in the ordinary way: unseen by every seat
+        if z is None or not special and z in dark:
             for _, _, seen, shown, mv, _ in each:
                 was = seen.pop(eid, None)
                 if was is not None:
