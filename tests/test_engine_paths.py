@@ -3,6 +3,9 @@ menu's inner collection made once per enumeration when the outer bindings cannot
 (Statements.enumerate_option), never when it draws a random number."""
 from __future__ import annotations
 
+import pytest
+
+from dsl.diagnostics import DiagnosticError
 from interpreter.runtime import Session
 from interpreter.runtime.games import load_compiled
 from tiny_game import tiny_game
@@ -56,3 +59,54 @@ def test_a_whole_zone_moved_at_once_ends_as_one_move_at_a_time(tmp_path):
     assert all(e.zone is hand and not e.face_down and e.seen_by is None for e in hand.items)
     assert pile.stamp == stamps[0] + len(order) and hand.stamp == stamps[1] + len(order)
     assert before.pending.labels == [f"one {i}" for i in order]
+
+
+WORTH = """\
+- id: coin
+  kind: token
+  name: Coin
+  value: 1
+  copies: 2
+  source: designed
+- id: gem
+  kind: token
+  name: Gem
+  value: 3
+  source: designed
+  effect: |
+    function worth(p: player) = if p == players[1] then 11 else 10
+"""
+
+LOWERED = """
+procedure play():
+    let q = 5
+    let g = first(c in pile where c.value == 3)
+    let coin = first(c in pile where c.value == 1)
+    let worths = [g.worth(q) for q in players]
+    let big = [c in pile where c.value > 1]
+    let unasked = [coin.worth(q) for q in players where q == none]
+    let held = [holder(g), holder(coin)]
+    move g to hand of players[1]
+    move coin to under of g
+    players[0].points = q * 1000 + worths[0] * 100 + worths[1] + len(big) * 10000 + len(unasked) * 100000
+    players[1].points = (if held[0] == none and held[1] == none then 1 else 0) + (if holder(g) == players[1] then 10 else 0) + (if holder(coin) == players[1] then 100 else 0)
+"""
+
+
+def test_a_list_made_by_a_let_is_a_loop_that_leaves_the_procedures_locals_alone(tmp_path):
+    """`let x = [...]` is written as a loop (Statements.list_loop): its variable does not clobber a local of the
+    same name, a card function is looked up once for all elements, and only when some element asks it; `holder`
+    read inline agrees with the plain one (in a zone of the game, of a player, and stacked on a component)."""
+    game = load_compiled(str(tiny_game(tmp_path, rules=LOWERED, records=WORTH)))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert "for v_q in" not in play and "['worth']" in play
+    session = Session(game, 2, 1)
+    assert session.result.scores == [5 * 1000 + 10 * 100 + 11 + 10000, 1 + 10 + 100]
+
+
+def test_a_card_function_looked_up_for_a_list_fails_as_each_call_would(tmp_path):
+    rules = LOWERED.replace("where q == none]", "]")  # the coin has no `worth`: asked of it for each player, it fails
+    game = load_compiled(str(tiny_game(tmp_path, rules=rules, records=WORTH)))
+    with pytest.raises(DiagnosticError) as failed:
+        Session(game, 2, 1)
+    assert "does not define 'worth'" in str(failed.value) and "main.rules:8:" in str(failed.value)

@@ -322,6 +322,12 @@ class Expressions:
             return f"_{name}({self.each(node.args[0])})"
         if name == "first":
             return f"_first({self.items(node.args[0])})"
+        if name == "holder" and _plain_local(node.args[0]) and args[0].isidentifier():
+            # a component lying in a player's zone, inline (the hot case: who holds the domain a menu option
+            # names); anything else (stacked, in no zone, not a component) through `_holder`, which says what
+            x = args[0]
+            return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and _type({x}.zone.owner) is _int " \
+                   f"else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
         return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"

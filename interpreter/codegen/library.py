@@ -542,6 +542,7 @@ def namespace() -> dict:
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
         "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
-        "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter,
+        "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter, "_type": type, "_int": int,
+        "_Entity": Entity,
     }
     return names

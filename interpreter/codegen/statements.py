@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
-from interpreter.codegen.expressions import Expressions
+from interpreter.codegen.expressions import Expressions, _plain_local
 from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
@@ -76,9 +76,44 @@ class Statements:
         self.w.line("pass")
 
     def s_Let(self, s) -> None:
-        value = self.call(s.value) if self.is_proc_call(s.value) else self.expr(s.value)
+        if isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
+            value = self.list_loop(s.value)
+        else:
+            value = self.call(s.value) if self.is_proc_call(s.value) else self.expr(s.value)
         self.bound.add(s.name)
         self.w.line(f"{self.ex.local(s.name)} = {value}")
+
+    def list_loop(self, q) -> str:
+        """`let x = [... for v in C ...]` as a loop rather than a Python comprehension, which is a function
+        call of its own in Python 3.11; the variable is a temporary (it stays out of the procedure's locals).
+        A card function asked of one component for every element (`[t.score(q) for q in players]`) is
+        looked up once, when there is an element (the lookup fails as each call would)."""
+        w = self.w
+        out, var = w.temp(), w.temp()
+        ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var})
+        counted = not self.ex.small(q)
+        coll = self.ex.each(q.coll) if counted else self.ex.items(q.coll)
+        w.line(f"{out} = []")
+        value = q.value
+        method = isinstance(value, ast.Method) and q.cond is None and value.name not in self.game.modified and \
+            _plain_local(value.obj) and value.obj.id != q.var
+        if method:
+            seq, fn = w.temp(), w.temp()
+            obj = self.expr(value.obj)
+            w.line(f"{seq} = {coll}")
+            w.line(f"if {seq}:")
+            w.line(f"    {fn} = rt.cfs[{obj}.record_id][{literal(value.name)}]")
+            w.line(f"    for {var} in {seq}:")
+            w.line(f"        {out}.append({fn}({', '.join(['rt', obj, *(ex.expr(a) for a in value.args)])}))")
+            return out
+        w.line(f"for {var} in {coll}:")
+        item = ex.expr(value) if value is not None else var
+        if q.cond is not None:
+            w.line(f"    if {ex.expr(q.cond)}:")
+            w.line(f"        {out}.append({item})")
+        else:
+            w.line(f"    {out}.append({item})")
+        return out
 
     def s_Assign(self, s) -> None:
         target = s.target
