@@ -31,7 +31,7 @@ ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winn
               "add_temporary", "append", "card_function", "join", "watch", "version", "memoized",
               "calls", "steps",  # the budgets counted inline (interpreter/codegen/library.py)
               "change_watchers", "changed",  # a component's variable set, told to incremental readers
-              "zone_memo", "stamp",  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
+              "memo", "stamp",  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
               "zone", "owner"}  # `holder` of a component lying in a player's zone, read inline
 
 

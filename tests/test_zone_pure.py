@@ -7,6 +7,15 @@ import random
 
 from interpreter.runtime import Session
 from interpreter.runtime.games import load_compiled
+from tiny_game import tiny_game
+
+
+def _forget(session) -> int:
+    """Drop every value kept on the zones (Zone.memo); how many zones kept some."""
+    zones = [z for z in session.state.all_zones() if z.memo]
+    for z in zones:
+        z.memo = None
+    return len(zones)
 
 
 def _scores(session) -> list:
@@ -23,8 +32,7 @@ def test_kept_title_scores_equal_scores_made_afresh_at_every_decision():
         rng = random.Random(seed)
         while session.pending is not None:
             kept = _scores(session)
-            kept_some += len(session.rt.zone_memo)
-            session.rt.zone_memo.clear()
+            kept_some += _forget(session)
             assert kept == _scores(session)
             session.answer(rng.randrange(len(session.pending.values)))
     assert kept_some > 0  # the scores were kept, not only computed
@@ -44,7 +52,7 @@ def test_a_copy_keeps_its_own_values():
                 s.answer(r.randrange(len(s.pending.values)))
     for s in (session, copy):
         kept = _scores(s)
-        s.rt.zone_memo.clear()
+        _forget(s)
         assert kept == _scores(s)
 
 
@@ -57,8 +65,54 @@ def test_which_functions_qualify():
     for fn in tree.body:
         if isinstance(fn, pyast.FunctionDef) and fn.name.startswith("cf_"):
             text = pyast.unparse(fn)
-            (kept if "zone_memo" in text else plain).append(text)
+            (kept if ".memo" in text else plain).append(text)
     assert len(kept) >= 15
     for text in kept:
         assert "rt.gv" not in text and "rt.pv" not in text and ".vars[" not in text and "_distinct" not in text
     assert any("rt.gv" in text for text in plain) and any("_distinct" in text for text in plain)
+
+
+RECORDS = """\
+- id: coin
+  kind: token
+  name: Coin
+  value: 1
+  copies: 2
+  source: designed
+  effect: |
+    function alike(p: player, k: number) = count(c in hand of p where c.value == k) * 10 + (if this.id == "coin_1" then 1 else 2)
+    function held(p: player) = count(c in hand of p)
+- id: gem
+  kind: token
+  name: Gem
+  value: 3
+  source: designed
+  effect: |
+    function alike(p: player, k: number) = count(c in hand of p where c.value == k) * 10 + this.value
+    function held(p: player) = count(c in hand of p) + 100
+"""
+
+
+def test_a_kept_value_is_told_apart_by_the_function_the_component_and_the_other_arguments(tmp_path):
+    """Kept on the zone under the function and what else it reads (`this` and `k` here; `held` reads no `this`,
+    so both coins share one entry), each value is the one made afresh, before and after the zone changes."""
+    game = load_compiled(str(tiny_game(tmp_path, records=RECORDS, rules="procedure play():\n    pass\n")))
+    session = Session(game, 2, 0)
+    rt, state = session.rt, session.state
+    coins = [e for e in state.entities.values() if e.record_id == "coin"]
+    gem = state.entities["gem"]
+    hand = state.player_zones["hand"][0]
+
+    def values():
+        return [rt.cfs[e.record_id][f](rt, e, 0, *a) for e in (*coins, gem) for f, a in (("alike", (1,)), ("alike", (3,)), ("held", ()))]
+
+    for move in ([coins[0]], [gem], [coins[1]]):
+        first = values()
+        assert values() == first and hand.memo  # kept, and kept the same
+        hand.memo = None
+        assert values() == first
+        rt.move(move, hand, False, None)
+        assert values() != first  # the hand changed: nothing stale is read
+        hand.memo = None
+    values()
+    assert len(hand.memo) == 8  # `alike` for each component and k (6), `held` once for each record (2)

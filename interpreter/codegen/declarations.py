@@ -221,15 +221,24 @@ class Unit:
             # kept until what lies in that zone changes (codegen.zone_pure); a seat out of range is left to fail
             # as the expression itself fails
             zone, player = root
-            key = f"({literal(self.filename + name)}, {mangle(LOCAL, 'this')}, {', '.join(mangle(LOCAL, p.name) for p in decl.params)})"
-            z, kept, v = w.temp(), w.temp(), w.temp()
+            # kept on the zone itself, keyed by the function and what else it reads (`this`, other arguments)
+            others = [x for x in ["this", *(p.name for p in decl.params)] if mangle(LOCAL, x) != player and
+                      re.search(rf"\b{mangle(LOCAL, x)}\b", value)]
+            key = literal(self.filename + name)
+            if others:
+                key = f"({key}, {', '.join(mangle(LOCAL, x) for x in others)})"
+            z, memo, kept, v = w.temp(), w.temp(), w.temp(), w.temp()
             w.line(f"if {player} in rt.seats:")
             w.line(f"    {z} = rt.pz[{zone}][{player}]")
-            w.line(f"    {kept} = rt.zone_memo.get({key})")
-            w.line(f"    if {kept} is not None and {kept}[0] is {z} and {kept}[1] == {z}.stamp:")
-            w.line(f"        return {kept}[2]")
+            w.line(f"    {memo} = {z}.memo")
+            w.line(f"    if {memo} is None:")
+            w.line(f"        {memo} = {z}.memo = {{}}")
+            w.line("    else:")
+            w.line(f"        {kept} = {memo}.get({key})")
+            w.line(f"        if {kept} is not None and {kept}[0] == {z}.stamp:")
+            w.line(f"            return {kept}[1]")
             w.line(f"    {v} = {value}")
-            w.line(f"    rt.zone_memo[{key}] = ({z}, {z}.stamp, {v})")
+            w.line(f"    {memo}[{key}] = ({z}.stamp, {v})")
             w.line(f"    return {v}")
         w.line(f"return {value}")
         _count_call(w, only_if_calls=True)

@@ -36,7 +36,7 @@ EVERYONE = -1  # Entity.seen_by of a revealed component: every reader sees it wh
 
 
 class Zone:
-    __slots__ = ("name", "owner", "visibility", "items", "stamp")
+    __slots__ = ("name", "owner", "visibility", "items", "stamp", "memo")
 
     def __init__(self, name: str, owner, visibility: tuple):
         self.name = name
@@ -46,6 +46,9 @@ class Zone:
         # bumped whenever what lies in it changes, or what lies in a zone on a component lying in it (touch):
         # a value computed from what lies there is good while the stamp stays (codegen.zone_pure)
         self.stamp = 0
+        # card functions' values computed from what lies here, {key: (stamp, value)} (codegen.zone_pure); None
+        # until the first: part of no copy of the state
+        self.memo = None
 
     @property
     def key(self) -> str:

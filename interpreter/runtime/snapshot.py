@@ -364,6 +364,7 @@ class Copier:
                 nz.owner = n
                 nz.visibility = z.visibility
                 nz.stamp = z.stamp
+                nz.memo = None  # values kept for the original's components (codegen.zone_pure): made again
                 items = z.items
                 nz.items = [memo[id(x)] for x in items] if items else []
                 memo[id(z)] = nz
@@ -411,7 +412,7 @@ class Copier:
 
     def zone(self, z: Zone) -> Zone:
         n = Zone.__new__(Zone)
-        n.name, n.visibility, n.stamp = z.name, z.visibility, z.stamp
+        n.name, n.visibility, n.stamp, n.memo = z.name, z.visibility, z.stamp, None
         owner = z.owner
         memo = self.memo
         n.owner = memo[id(owner)] if type(owner) is Entity else owner

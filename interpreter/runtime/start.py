@@ -102,6 +102,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
             nz.visibility = visibility
             nz.items = []
             nz.stamp = 0
+            nz.memo = None
             zones[k] = nz
         n.zones = zones
         entities[eid] = n
@@ -125,7 +126,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
 
     def zone(z: Zone) -> Zone:
         nz = new_zone(Zone)
-        nz.name, nz.owner, nz.visibility, nz.stamp = z.name, z.owner, z.visibility, 0
+        nz.name, nz.owner, nz.visibility, nz.stamp, nz.memo = z.name, z.owner, z.visibility, 0, None
         nz.items = [entities[e.id] for e in z.items]
         for e in nz.items:
             e.zone = nz
