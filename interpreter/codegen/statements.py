@@ -279,7 +279,7 @@ class Statements:
         if any(opt.ask is not None for opt in s.options):
             # options in words: each gets a function of its bound values that gives its words
             table = self.option_words(s, table)
-        choices = f"[_MenuChoice({table}[t_k], t_b) for t_k, t_b in {entries}]"
+        choices = f"_menu_choices({table}, {entries})"
         w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
                f"{self.question(s, 'menu')}, {choices}, 'menu'))]")
         for k, opt in enumerate(s.options):
