@@ -110,3 +110,25 @@ def test_a_card_function_looked_up_for_a_list_fails_as_each_call_would(tmp_path)
     with pytest.raises(DiagnosticError) as failed:
         Session(game, 2, 1)
     assert "does not define 'worth'" in str(failed.value) and "main.rules:8:" in str(failed.value)
+
+
+HOISTED = """
+procedure play():
+    choose by players[0] ask "Pick a pair":
+        pair(u, d) for u in pile, d in pile if d.value > u.value and any(u in pile where u.value == d.value) ask "{u} {d}":
+            log "{u} {d}"
+        same(u, d) for u in pile, d in pile if u.value + d.value == 2 ask "{u} {d}":
+            log "{u} {d}"
+"""
+
+
+def test_an_outer_bindings_attributes_are_read_once_and_a_comprehension_of_the_same_name_reads_its_own(tmp_path):
+    """A menu reads `u.value` of the outer binding once per u, before the loop over d (Expressions.hoist); the
+    `u` of a comprehension inside the condition is its own, not the outer one."""
+    game = load_compiled(str(tiny_game(tmp_path, rules=HOISTED)))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert play.count("v_u.attrs.get('value')") == 3  # once before each option's inner loop, and the `any`'s own
+    assert "(v_u.attrs.get('value') == v_d.attrs.get('value'))" in play
+    session = Session(game, 2, 1)
+    assert session.pending.labels == ["pair coin_1 gem", "pair coin_2 gem", *(f"same {u} {d}" for u in ("coin_1", "coin_2")
+                                                                                for d in ("coin_1", "coin_2"))]

@@ -57,13 +57,16 @@ class Expressions:
     """
 
     def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
-                 inlining: tuple = (), fresh: list | None = None):
+                 inlining: tuple = (), fresh: list | None = None, hoist: dict | None = None):
         self.game = game
         self.bound = bound  # content names of the locals bound where the expression stands
         self.subst = subst or {}
         self.rename = rename or {}
         self.inlining = inlining  # the functions being inlined, innermost last
         self.fresh = fresh if fresh is not None else [0]
+        # local (as generated) -> Hoisted: record attributes of an outer menu binding, read once before the
+        # inner loop rather than for each inner element (records' attributes never change in play)
+        self.hoist = hoist or {}
 
     def local(self, name: str) -> str:
         return self.rename.get(name) or mangle(LOCAL, name)
@@ -75,7 +78,10 @@ class Expressions:
         if self.inlining:
             self.fresh[0] += 1
             rename[var] = f"i{self.fresh[0]}_{mangle(LOCAL, var)}"
-        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh)
+        hoist = self.hoist
+        if hoist and (rename.get(var) or mangle(LOCAL, var)) in hoist:  # the comprehension's own variable
+            hoist = {k: v for k, v in hoist.items() if k != (rename.get(var) or mangle(LOCAL, var))}
+        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh, hoist)
 
     def you(self) -> str:
         if "you" in self.bound:
@@ -192,6 +198,8 @@ class Expressions:
             return f"{obj}.vars[{literal(name)}]"
         if name in ("id", "kind"):
             return f"{obj}.{name}"
+        if obj in self.hoist and ref == ("attr", name):
+            return self.hoist[obj].read(obj, name)
         return f"{obj}.attrs.get({literal(name)})"
 
     def e_Attr(self, node) -> str:
@@ -230,7 +238,11 @@ class Expressions:
         if isinstance(node, (ast.Attr, ast.Of)) and getattr(node, "ref", None) == ("attr", node.name) \
                 and node.name in _partial_attributes(self.game):
             obj = self.expr(node.obj if isinstance(node, ast.Attr) else node.arg)
-            return f"_number_attr({obj}, {literal(node.name)}, {literal(_shown(node))})"
+            checked = f"_number_attr({obj}, {literal(node.name)}, {literal(_shown(node))})"
+            if obj in self.hoist:
+                value = self.hoist[obj].read(obj, node.name)
+                return f"({value} if {value} is not None else {checked})"
+            return checked
         return self.expr(node)
 
     def e_Unary(self, node) -> str:
@@ -303,7 +315,7 @@ class Expressions:
         if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
                 and all(_simple(a) for a in node.args):
             subst = {p.name: a for p, a in zip(decl.params, args)}
-            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh)
+            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist)
             return f"({callee.expr(decl.expr)})"
         return f"{fn}({', '.join(['rt', *args])})"
 
@@ -478,3 +490,20 @@ def _simple(node) -> bool:
     if isinstance(node, ast.Attr):
         return _simple(node.obj)
     return False
+
+
+class Hoisted:
+    """The record attributes of one menu binding read in the loops inside it: each read into a temporary once
+    for each of its elements (`lines`, written by the statements compiler before the inner loop)."""
+
+    def __init__(self, temp):
+        self.temp = temp  # fn() -> a fresh temporary name
+        self.names: dict = {}  # attribute -> temporary
+        self.lines: list = []
+
+    def read(self, obj: str, name: str) -> str:
+        t = self.names.get(name)
+        if t is None:
+            t = self.names[name] = self.temp()
+            self.lines.append(f"{t} = {obj}.attrs.get({literal(name)})")
+        return t

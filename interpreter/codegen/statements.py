@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
-from interpreter.codegen.expressions import Expressions, _plain_local
+from interpreter.codegen.expressions import Expressions, Hoisted, _plain_local
 from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
@@ -327,8 +327,14 @@ class Statements:
         self._hoisted: list = []
         depth = 0
         names = []
+        hoist: dict = {}  # an outer binding's local -> its attributes read inside, with where they are written
+        places = []  # (line, depth, Hoisted) before each inner binding's loop
         for i, b in enumerate(opt.bindings):
             ex = Expressions(self.game, self.bound | set(names))
+            if i:
+                outer = ex.local(names[-1])
+                hoist[outer] = Hoisted(w.temp)
+                places.append((len(w.lines), w.depth, hoist[outer]))
             last = i == len(opt.bindings) - 1
             if last and ex.small_collection(b.coll) and all(_leaf(c) for c in (b.cond, opt.cond)):
                 # the innermost binding over a hand or the players with plain conditions: like a small
@@ -353,10 +359,10 @@ class Statements:
             depth += 1
             names.append(b.var)
             if b.cond is not None:
-                w.line(f"if {Expressions(self.game, self.bound | set(names)).expr(b.cond)}:")
+                w.line(f"if {Expressions(self.game, self.bound | set(names), hoist=dict(hoist)).expr(b.cond)}:")
                 w.indent()
                 depth += 1
-        ex = Expressions(self.game, self.bound | set(names))
+        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist))
         values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
         if opt.cond is not None:
             w.line(f"if {ex.expr(opt.cond)}:")
@@ -365,6 +371,9 @@ class Statements:
             w.line(f"{entries}.append(({k}, {values}))")
         for _ in range(depth):
             w.dedent()
+        for line, at, hoisted in reversed(places):  # the later first, so that the earlier places stay where they are
+            w.lines[line:line] = ["    " * at + text for text in hoisted.lines]
+            w.spans[line:line] = [w.spans[line - 1]] * len(hoisted.lines)
         for kept in self._hoisted:  # set to none before the option's loops, in the lines already written
             w.lines.insert(start, "    " * w.depth + f"{kept} = None")
             w.spans.insert(start, w.span)
