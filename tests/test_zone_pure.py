@@ -82,6 +82,7 @@ RECORDS = """\
   effect: |
     function alike(p: player, k: number) = count(c in hand of p where c.value == k) * 10 + (if this.id == "coin_1" then 1 else 2)
     function held(p: player) = count(c in hand of p)
+    function stacked(p: player) = count(c in hand of p where any(c in under of c where c.value > 1))
 - id: gem
   kind: token
   name: Gem
@@ -116,3 +117,26 @@ def test_a_kept_value_is_told_apart_by_the_function_the_component_and_the_other_
         hand.memo = None
     values()
     assert len(hand.memo) == 8  # `alike` for each component and k (6), `held` once for each record (2)
+
+
+def test_a_count_kept_on_a_zone_is_made_by_loops_that_stop_at_the_first_match(tmp_path):
+    """The kept count is written as loops (statements.count_loop), its `any` as an inner loop with `break`; the
+    inner `c` is the inner loop's own (it shadows the outer one, as the comprehension's would)."""
+    game = load_compiled(str(tiny_game(tmp_path, records=RECORDS, rules="procedure play():\n    pass\n")))
+    source = game.python_source()
+    session = Session(game, 2, 0)
+    rt, ents = session.rt, session.state.entities
+    coin_1, coin_2, gem = ents["coin_1"], ents["coin_2"], ents["gem"]
+    hand = session.state.player_zones["hand"][0]
+    fn = rt.cfs["coin"]["stacked"]
+    rt.move([coin_1, coin_2], hand, False, None)
+    assert fn(rt, coin_1, 0) == 0
+    rt.move(gem, coin_1.zones["under"], False, None)  # the hand's stamp moves on: the gem lies on what lies there
+    assert fn(rt, coin_1, 0) == 1 and fn(rt, coin_2, 0) == 1
+    rt.move(coin_2, coin_1.zones["under"], False, None)  # worth 1: no match, and no longer in the hand
+    assert fn(rt, coin_1, 0) == 1
+    hand.memo = None
+    assert fn(rt, coin_1, 0) == 1
+    text = source[source.index(f"def {fn.__name__}("):]
+    text = text[:text.index("\ndef ")]
+    assert "break" in text and ".memo" in text  # kept, and made by loops

@@ -17,7 +17,7 @@ from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
 from interpreter.codegen.zone_pure import root_zone
 from interpreter.codegen.source import FUNC, LOCAL, PROC, Writer, literal, mangle, run_source
-from interpreter.codegen.statements import Statements
+from interpreter.codegen.statements import Statements, count_loop
 
 _KIND = {ast.Trigger: "trigger", ast.Replacement: "replacement", ast.Modifier: "modifier"}
 
@@ -237,7 +237,10 @@ class Unit:
             w.line(f"        {kept} = {memo}.get({key})")
             w.line(f"        if {kept} is not None and {kept}[0] == {z}.stamp:")
             w.line(f"            return {kept}[1]")
-            w.line(f"    {v} = {value}")
+            w.indent()
+            if not count_loop(self.game, w, bound, decl.expr, v):  # the hot form as loops (no comprehension call)
+                w.line(f"{v} = {value}")
+            w.dedent()
             w.line(f"    {memo}[{key}] = ({z}.stamp, {v})")
             w.line(f"    return {v}")
         w.line(f"return {value}")

@@ -441,6 +441,35 @@ class Statements:
         self.w.line(f"rt.add_temporary({literal(s.event)}, {name}, {values})")
 
 
+def count_loop(game, w: Writer, bound: set, node, target: str) -> bool:
+    """`count(x in C where COND)` written as a loop into `target`, rather than a Python comprehension (a call of its
+    own in Python 3.11); a COND that is `any(y in D where P)` as an inner loop that stops at the first y. What each
+    loop goes through is counted as the comprehension would count it. False (nothing written) for other forms."""
+    if not (isinstance(node, ast.Query) and node.func == "count" and node.cond is not None and not node.keys):
+        return False
+    ex = Expressions(game, bound)
+    var = w.temp()
+    coll = ex.items(node.coll) if ex.small(node) else ex.each(node.coll)
+    inner = Expressions(game, bound | {node.var}, None, {node.var: var})
+    cond = node.cond
+    nested = isinstance(cond, ast.Query) and cond.func == "any" and cond.value is None and cond.cond is not None \
+        and not cond.keys
+    w.line(f"{target} = 0")
+    w.line(f"for {var} in {coll}:")
+    if nested:
+        var2 = w.temp()
+        coll2 = inner.items(cond.coll) if inner.small(cond) else inner.each(cond.coll)
+        inner2 = Expressions(game, bound | {node.var, cond.var}, None, {node.var: var, cond.var: var2})
+        w.line(f"    for {var2} in {coll2}:")
+        w.line(f"        if {inner2.expr(cond.cond)}:")
+        w.line(f"            {target} += 1")
+        w.line("            break")
+    else:
+        w.line(f"    if {inner.expr(cond)}:")
+        w.line(f"        {target} += 1")
+    return True
+
+
 def _sized(t: str) -> bool:
     """Values of this type may be large (lists, maps, texts) or of any kind: what the game keeps is measured."""
     return t in ("any", "map", "text") or t.startswith("list[")
