@@ -132,3 +132,31 @@ def test_an_outer_bindings_attributes_are_read_once_and_a_comprehension_of_the_s
     session = Session(game, 2, 1)
     assert session.pending.labels == ["pair coin_1 gem", "pair coin_2 gem", *(f"same {u} {d}" for u in ("coin_1", "coin_2")
                                                                                 for d in ("coin_1", "coin_2"))]
+
+
+JOINED = """
+procedure play():
+    for p in players:
+        move top(pile) to hand of p
+    let joined = concat([hand of q for q in players])
+    let plain = concat([hand of q for q in players where q != none])
+    players[0].points = len(joined) * 10 + len(plain)
+    for c in joined + pile:
+        players[1].points = players[1].points + c.value
+"""
+
+
+def test_one_zone_of_every_player_joined_and_a_loop_over_a_join_end_as_the_plain_ways(tmp_path):
+    """`concat([hand of q for q in players])` is joined without the list of zones (library.concat_zone), counted as
+    `concat` counts it; a `for` over `a + b` goes through the joined list without a copy (budgets.loop_made)."""
+    from interpreter.codegen import library
+    game = load_compiled(str(tiny_game(tmp_path, rules=JOINED)))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert play.count("_concat_zone(rt, 'hand')") == 1 and "_loop_made(rt, _concat2(" in play
+    session = Session(game, 2, 1)
+    assert session.result.scores == [22, 1 + 1 + 3]
+    rt = session.rt
+    rt.steps = 0
+    made = library.concat_zone(rt, "hand")
+    steps, rt.steps = rt.steps, 0
+    assert made == library.concat(rt, rt.pz["hand"]) and steps == rt.steps == 4

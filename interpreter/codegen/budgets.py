@@ -169,6 +169,15 @@ def loop_items(rt, value) -> list:
     return seq
 
 
+def loop_made(rt, seq: list) -> list:
+    """`loop_items` of a list made for the loop alone (a join): nothing else holds it, so no copy is needed."""
+    n = len(seq)
+    if rt.steps + n > STEP_LIMIT:
+        spend(rt, n)
+    rt.steps += n
+    return seq
+
+
 def each(rt, seq):
     """What a comprehension goes through (already a list, tuple, text or a zone's items), counted as steps."""
     rt.steps += len(seq)

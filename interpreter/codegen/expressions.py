@@ -99,8 +99,9 @@ class Expressions:
         if node.type == "zone":
             return f"({src}).items"
         if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list") \
-                or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const"):
-            return src
+                or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const") \
+                or src.startswith(("_concat_zone(", "_concat2(")) and isinstance(node, (ast.Call, ast.Binary)):
+            return src  # a list made here
         return f"_items({src})"
 
     def small(self, node) -> bool:
@@ -342,6 +343,8 @@ class Expressions:
                    f"else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
+        if name == "concat" and _each_players_zone(node.args[0]):  # concat([hand of q for q in players])
+            return f"_concat_zone(rt, {literal(node.args[0].value.name)})"
         return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"
 
     def e_Query(self, node) -> str:
@@ -474,6 +477,14 @@ def _function_decls(game) -> dict:
                 if isinstance(d, ast.Function):
                     found.setdefault(d.name, []).append(d)
     return found
+
+
+def _each_players_zone(node) -> bool:
+    """`[ZONE of q for q in players]`: one zone of each player, in seat order."""
+    return isinstance(node, ast.Query) and node.func == "list" and node.cond is None and not node.keys and \
+        getattr(node.coll, "ref", ("",)) == ("const", "players") and isinstance(node.coll, ast.Name) and \
+        isinstance(node.value, ast.Of) and getattr(node.value, "ref", ("",))[0] == "zone" and \
+        node.value.ref[1].scope == "player" and isinstance(node.value.arg, ast.Name) and node.value.arg.id == node.var
 
 
 def _plain_local(node) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part of what generated code calls
     CALL_LIMIT, DEPTH_LIMIT, NUMBER_LIMIT, RANGE_LIMIT, SIZE_LIMIT, STEP_LIMIT, TOLD_LIMIT, WHILE_LIMIT, _what,
-    bounded, chain, concat2, contains, div, each, each_of, items, join, kept, loop_items, making, mod, mul, number_range,
+    bounded, chain, concat2, contains, div, each, each_of, items, join, kept, loop_items, loop_made, making, mod, mul, number_range,
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
@@ -130,6 +130,20 @@ def concat(rt, x) -> list:
     rt.steps += len(parts) + len(out)
     if rt.steps > STEP_LIMIT:
         making(rt, len(out))
+    return out
+
+
+def concat_zone(rt, name: str) -> list:
+    """`concat([ZONE of q for q in players])`: what lies in that zone of each player, seat by seat, counted as
+    `concat` counts it (the players' zones, then the elements made), without making the list of zones first."""
+    zones = rt.pz[name]
+    out: list = []
+    for z in zones:
+        out += z.items
+    n = len(out)
+    rt.steps += len(zones) + n
+    if rt.steps > STEP_LIMIT or n > SIZE_LIMIT:
+        making(rt, n)
     return out
 
 
@@ -543,6 +557,7 @@ def namespace() -> dict:
         "_items": items, "_index": index, "_at": at, "_ezone": entity_zone,
         "_max1": max1, "_min1": min1, "_max2": max2, "_min2": min2, "_concat2": concat2, "_count": count, "_total": total,
         "_max": b_max, "_min": b_min, "_first": first, "_last": last, "_distinct": distinct, "_concat": concat,
+        "_concat_zone": concat_zone,
         "_top": top, "_bottom": bottom, "_rank": rank, "_group": group, "_reach": reach,
         "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
         "_distance": distance, "_players_from": players_from, "_holder": b_holder, "_zone_of": zone_of,
@@ -550,7 +565,7 @@ def namespace() -> dict:
         "_snapshot": snapshot, "_div": div, "_mul": mul, "_mod": mod, "_plus": plus, "_text_plus": text_plus,
         "_text_of": text_of, "_bounded": bounded, "_each": each, "_each_of": each_of, "_in": contains,
         "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_repeat": repeat_count,
-        "_loop": loop_items, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
+        "_loop": loop_items, "_loop_made": loop_made, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
         "_reveal": reveal, "_show_to": show_to, "_number_attr": number_attr, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_menu_choices": menu_choices, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names

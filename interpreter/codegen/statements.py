@@ -403,7 +403,11 @@ class Statements:
         return it
 
     def s_For(self, s) -> None:
-        self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, f'_loop(rt, {self.expr(s.coll)})')}:")
+        coll = self.expr(s.coll)
+        # a list joined for the loop alone (`a + b`) is held by nothing else: gone through without a copy
+        made = isinstance(s.coll, (ast.Binary, ast.Call)) and coll.startswith(("_concat2(", "_concat_zone("))
+        coll = f"_loop_made(rt, {coll})" if made else f"_loop(rt, {coll})"
+        self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, coll)}:")
         with self.child(s.var):
             if s.cond is not None:
                 self.w.line(f"if not {self.expr(s.cond)}:")
