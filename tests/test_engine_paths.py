@@ -160,3 +160,29 @@ def test_one_zone_of_every_player_joined_and_a_loop_over_a_join_end_as_the_plain
     made = library.concat_zone(rt, "hand")
     steps, rt.steps = rt.steps, 0
     assert made == library.concat(rt, rt.pz["hand"]) and steps == rt.steps == 4
+
+
+STACKED = """
+procedure play():
+    let g = first(c in pile where c.value == 3)
+    let coin = first(c in pile where c.value == 1)
+    move g to hand of players[1]
+    move coin to under of g
+    players[0].points = count(c in under of g where holder(c) == players[1]) * 10 + count(c in pile where holder(c) == none)
+    choose by players[0] ask "Which?":
+        one(c) for c in under of g if holder(c) == players[1] ask "{c}":
+            log "{c}"
+        two(c) for c in pile if holder(c) == none ask "{c}":
+            log "{c}"
+"""
+
+
+def test_holder_of_what_lies_in_a_zone_read_inline_goes_through_a_stacked_component(tmp_path):
+    """`holder(c)` of a comprehension's or a menu's element of a zone is read in short (Expressions.components);
+    a component lying on a component, or in a zone of the game, still answers through `_holder`."""
+    game = load_compiled(str(tiny_game(tmp_path, rules=STACKED)))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert play.count("is _int else _holder(") == 4 and "_type(v_c) is _Entity" not in play
+    session = Session(game, 2, 1)
+    assert session.state.player_vars[0]["points"] == 10 + 1
+    assert session.pending.labels == ["one coin_1", "two coin_2"]

@@ -57,7 +57,8 @@ class Expressions:
     """
 
     def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
-                 inlining: tuple = (), fresh: list | None = None, hoist: dict | None = None):
+                 inlining: tuple = (), fresh: list | None = None, hoist: dict | None = None,
+                 components: frozenset = frozenset()):
         self.game = game
         self.bound = bound  # content names of the locals bound where the expression stands
         self.subst = subst or {}
@@ -67,6 +68,8 @@ class Expressions:
         # local (as generated) -> Hoisted: record attributes of an outer menu binding, read once before the
         # inner loop rather than for each inner element (records' attributes never change in play)
         self.hoist = hoist or {}
+        # locals (as generated) that hold a component lying in a zone: bound by going through a zone's items
+        self.components = components
 
     def local(self, name: str) -> str:
         return self.rename.get(name) or mangle(LOCAL, name)
@@ -78,10 +81,11 @@ class Expressions:
         if self.inlining:
             self.fresh[0] += 1
             rename[var] = f"i{self.fresh[0]}_{mangle(LOCAL, var)}"
-        hoist = self.hoist
-        if hoist and (rename.get(var) or mangle(LOCAL, var)) in hoist:  # the comprehension's own variable
-            hoist = {k: v for k, v in hoist.items() if k != (rename.get(var) or mangle(LOCAL, var))}
-        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh, hoist)
+        hoist, own = self.hoist, rename.get(var) or mangle(LOCAL, var)
+        if hoist and own in hoist:  # the comprehension's own variable
+            hoist = {k: v for k, v in hoist.items() if k != own}
+        return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh, hoist,
+                           self.components - {own})
 
     def you(self) -> str:
         if "you" in self.bound:
@@ -316,7 +320,8 @@ class Expressions:
         if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
                 and all(_simple(a) for a in node.args):
             subst = {p.name: a for p, a in zip(decl.params, args)}
-            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist)
+            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
+                                 self.components)
             return f"({callee.expr(decl.expr)})"
         return f"{fn}({', '.join(['rt', *args])})"
 
@@ -339,6 +344,8 @@ class Expressions:
             # a component lying in a player's zone, inline (the hot case: who holds the domain a menu option
             # names); anything else (stacked, in no zone, not a component) through `_holder`, which says what
             x = args[0]
+            if x in self.components:  # known to lie in a zone
+                return f"({x}.zone.owner if _type({x}.zone.owner) is _int else _holder({x}))"
             return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and _type({x}.zone.owner) is _int " \
                    f"else _holder({x}))"
         if name in _PLAIN_BUILTINS:
@@ -355,6 +362,8 @@ class Expressions:
         coll = self.each(node.coll) if counted else self.items(node.coll)
         inner = self.inner(node.var)
         var = inner.local(node.var)
+        if node.coll.type == "zone" and node.func != "reach":  # its elements lie in that zone (reach's steps: not)
+            inner.components = inner.components | {var}
         cond = inner.expr(node.cond) if node.cond is not None else None
         value = inner.expr(node.value) if node.value is not None else var
         where = f" if {cond}" if cond is not None else ""

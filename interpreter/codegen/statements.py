@@ -8,6 +8,7 @@ own, given the locals they may read as arguments, so they see a copy, as the lan
 from __future__ import annotations
 
 import ast as pyast
+import re
 from contextlib import contextmanager
 
 from dsl import ast
@@ -329,8 +330,11 @@ class Statements:
         names = []
         hoist: dict = {}  # an outer binding's local -> its attributes read inside, with where they are written
         places = []  # (line, depth, Hoisted) before each inner binding's loop
+        lying: set = set()  # bindings that go through what lies in zones: each value lies in a zone
         for i, b in enumerate(opt.bindings):
             ex = Expressions(self.game, self.bound | set(names))
+            if b.coll.type == "zone" or _ZONES_JOINED.match(ex.items(b.coll)):
+                lying.add(ex.local(b.var))
             if i:
                 outer = ex.local(names[-1])
                 hoist[outer] = Hoisted(w.temp)
@@ -359,10 +363,10 @@ class Statements:
             depth += 1
             names.append(b.var)
             if b.cond is not None:
-                w.line(f"if {Expressions(self.game, self.bound | set(names), hoist=dict(hoist)).expr(b.cond)}:")
+                w.line(f"if {Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying)).expr(b.cond)}:")
                 w.indent()
                 depth += 1
-        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist))
+        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying))
         values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
         if opt.cond is not None:
             w.line(f"if {ex.expr(opt.cond)}:")
@@ -500,6 +504,7 @@ def _closed(source: str) -> bool:
     return all(n.id in bound or n.id.startswith(("k_", "_")) for n in pyast.walk(tree) if isinstance(n, pyast.Name))
 
 
+_ZONES_JOINED = re.compile(r"^(?:_items\()?\(*_concat_zone\(rt, '\w+'\)\)*$")  # one zone of every player, joined
 _CHEAP = (ast.Name, ast.Of, ast.Attr, ast.EntityRef, ast.Const, ast.Num)  # read again at no cost: not worth keeping
 _PURE = (ast.Num, ast.Str, ast.Const, ast.Name, ast.EntityRef, ast.Attr, ast.Index, ast.Of, ast.Unary, ast.Binary,
          ast.Range, ast.IfExpr, ast.ListLit, ast.Query, ast.SortKey, ast.Call)
