@@ -226,6 +226,8 @@ class Expressions:
                 # `scores[q]` in a loop over the players: read in place when the index lies in the list
                 # (a number or none, so the test cannot fail); `_at` says what is wrong otherwise
                 return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}))"
+            if isinstance(node.key, ast.Num) and node.key.value == 0 and _plain_local(node.obj) and obj.isidentifier():
+                return f"({obj}[0] if _type({obj}) is _list and {obj} else _at({obj}, 0))"  # `xs[0]` of a list local
             return f"_at({obj}, {key})"
         return f"_index({self.expr(node.obj)}, {self.expr(node.key)})"
 
@@ -334,6 +336,9 @@ class Expressions:
         if name in ("count", "len") and node.args and isinstance(node.args[0], (ast.ListLit, ast.Query)) \
                 and node.args[0].type.startswith("list["):
             return f"_len({args[0]})"  # a list made here is never none
+        if name in ("count", "len") and node.args and _plain_local(node.args[0]) and args[0].isidentifier() \
+                and node.args[0].type.startswith("list["):
+            return f"(_len({args[0]}) if _type({args[0]}) is _list else _count({args[0]}))"  # a list local, as a rule
         if name in ("max", "min"):
             return f"_{name}{len(args)}({', '.join(args)})"
         if name in ("any", "all"):
