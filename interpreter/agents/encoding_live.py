@@ -35,8 +35,6 @@ class _Seat:
     out: np.ndarray
     mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
     picked: frozenset  # component ids marked "picked"
-    seen: dict  # component id -> the zone it lies in, of the components whose rows say they are seen
-    shown: dict  # zone -> how many of `seen` lie there
     variables: int  # `_Live.variables` when part 3 was written
     values: list  # the variables' values part 3 shows, per part (the game's, then each seat's)
     marks: list = field(default_factory=list)  # the (place, value) pairs part 4 holds
@@ -54,6 +52,9 @@ class _Live:
     tops: dict = field(default_factory=dict)  # zone -> the component on its top when last looked (None: empty)
     info: dict = field(default_factory=dict)  # zone -> per seat: (place in part 2 or None, ready row, mode or None)
     dark: set = field(default_factory=set)  # zones no seat sees into
+    specials: dict = field(default_factory=dict)  # zone -> its components lying face down or shown to someone
+    special_at: dict = field(default_factory=dict)  # such a component -> the zone it lies in
+    each: tuple = ()  # per followed seat, what `_take_in` writes through (made again when a seat's picks change)
 
     def moved(self, e, old, new) -> None:
         self.ents[e] = None
@@ -93,6 +94,7 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
         entities = rt.state.entities
         again = {entities[eid]: None for eid in seat.picked ^ picked_ids if eid in entities}
         seat.picked = picked_ids
+        live.each = _each(live, live.seats.values())
         _take_in(enc, live, again, {}, (seat,))
     if seat.variables != live.variables:
         seat.variables = live.variables
@@ -119,8 +121,13 @@ def _start(enc, rt) -> _Live:
     for player in range(enc.players):
         out = enc.blank()
         enc.tail(out, state, player, None, None, ())
-        live.seats[player] = _Seat(player, out, memoryview(out), _NONE, {}, {}, live.variables, _values(enc, state))
-    _take_in(enc, live, ents, zones)
+        live.seats[player] = _Seat(player, out, memoryview(out), _NONE, live.variables, _values(enc, state))
+    live.each = _each(live, live.seats.values())
+    for z in zones:
+        if z not in live.info:
+            _zone(enc, live, z)
+    dark = live.dark  # rows start unseen: a component lying in the ordinary way where no seat sees is left so
+    _take_in(enc, live, {e: None for e in ents if e.zone not in dark or e.face_down or e.seen_by is not None}, zones)
     rt.move_watchers.append(live.moved)
     rt.change_watchers.append(live.changed)
     return live
@@ -167,12 +174,28 @@ def _carry(e, ents: dict, zones: dict, loaded: set) -> None:
                     _carry(x, ents, zones, loaded)
 
 
+def _seen_in(z, mode: str, player: int, specials) -> int:
+    """How many of a zone's components `player` sees: what its mode shows of components lying there in the
+    ordinary way, corrected by those lying face down or shown to someone (`specials`: the view decides)."""
+    items = z.items
+    if mode == "all":
+        seen = len(items)
+    elif mode == "top":
+        seen = 1 if items else 0
+    else:
+        seen = 0
+    if specials:
+        for x in specials:
+            seen += can_see(x, player) - (mode == "all" or (mode == "top" and items[0] is x))
+    return seen
+
+
 def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
     """The rows of these components, and the tops and counts of these zones, in every followed seat's tensor
-    (or only in `seats`)."""
-    loaded, tops = live.loaded, live.tops
-    if seats is None:
-        seats = tuple(live.seats.values())
+    (or only in `seats`). Whether a row shows its component seen is read from the row itself (slot 0); how
+    many of a zone's components a seat sees, from the zone's mode for that seat and its few components lying
+    face down or shown (`_Live.specials`)."""
+    loaded, tops, specials, special_at = live.loaded, live.tops, live.specials, live.special_at
     if loaded:
         for e in loaded.intersection(ents):
             _carry(e, ents, zones, loaded)
@@ -187,27 +210,33 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
     unseen = enc.unseen_row
     at_on, at_top, at_face, at_picked, at_under = zw, zw + 1, zw + 2, zw + 3, zw + 4
     infos, dark = live.info, live.dark
-    order = list(live.seats.values())
-    # per seat: its place in each zone's info, and what is written through (looked up once, not per component)
-    each = [(order.index(seat), seat.player, seat.seen, seat.shown, seat.mv, seat.picked) for seat in seats]
+    each = live.each if seats is None else _each(live, seats)
     for e in ents:
         z = e.zone
-        eid = e.id
-        row = rows[eid]
-        if z is not None:
-            info = infos.get(z)
-            if info is None:
-                info = _zone(enc, live, z)
-            special = e.face_down or e.seen_by is not None
+        row = rows[e.id]
+        special = z is not None and (e.face_down or e.seen_by is not None)
+        was = special_at.get(e)
+        if special and was is not z or not special and was is not None:  # the few counted by the view
+            if was is not None:
+                specials[was].discard(e)
+                zones[was] = None
+            if special:
+                special_at[e] = z
+                specials.setdefault(z, set()).add(e)
+                zones[z] = None
+            else:
+                del special_at[e]
+        elif special:
+            zones[z] = None  # its face or who it is shown to may have changed
         # out of every zone, or in a zone nobody sees into (a deck) in the ordinary way: unseen by every seat
         if z is None or not special and z in dark:
-            for _, _, seen, shown, mv, _ in each:
-                was = seen.pop(eid, None)
-                if was is not None:
-                    shown[was] -= 1
-                    zones[was] = None
+            for _, _, mv, _ in each:
+                if mv[row] == 0.0:
                     mv[row:row + width] = unseen
             continue
+        info = infos.get(z)
+        if info is None:
+            info = _zone(enc, live, z)
         top = z.items[0] is e
         face = e.face_down
         found = var_places.get(e.kind)
@@ -219,41 +248,26 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
                 values = tuple(e.vars.get(name) for name in found[2])
             if not any(values):
                 values = None
-        for k, player, seen, shown, mv, picked in each:
+        eid = e.id
+        for k, player, mv, picked in each:
             count, ready, mode = info[k]
             if special:
                 sees = can_see(e, player)
-            elif mode == "none":
-                if eid in seen:
-                    was = seen.pop(eid)
-                    shown[was] -= 1
-                    zones[was] = None
-                    mv[row:row + width] = unseen
-                continue
             elif mode == "all":
                 sees = True
+            elif mode == "none":
+                sees = False
             elif mode is None:
                 owner_sees, others_see = z.visibility
                 mode = owner_sees if holder(z.owner) == player else others_see
                 sees = mode == "all" or (mode == "top" and top)
             else:
-                sees = mode == "top" and top
-            was = seen.get(eid)
+                sees = top
             if not sees:
-                if was is not None:
-                    del seen[eid]
-                    shown[was] -= 1
-                    zones[was] = None
+                if mv[row] == 0.0:
                     mv[row:row + width] = unseen
                 continue
             mv[row:row + width] = ready
-            if was is not z:
-                if was is not None:
-                    shown[was] -= 1
-                    zones[was] = None
-                seen[eid] = z
-                shown[z] = shown.get(z, 0) + 1
-                zones[z] = None
             if count is None:  # a zone on a component: which one
                 owner = z.owner
                 mv[row + at_on] = on_of[owner.id] if can_see(owner, player) else -1.0
@@ -278,36 +292,55 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         moved_top = old is not top
         if moved_top:
             tops[z] = top
-            if old is not None and old in ents:
+            if old is not None and (old in ents or old.zone is not z):
                 old = None  # rewritten whole above
             if top is not None and top in ents:
                 top = None
         owner = z.owner
         if type(owner) is Entity:
-            for _, _, seen, shown, mv, _ in each:
+            at = rows[owner.id]
+            for _, player, mv, _ in each:
                 if moved_top:
-                    if old is not None and seen.get(old.id) is z:
+                    if old is not None and mv[rows[old.id]] == 0.0:
                         mv[rows[old.id] + at_top] = 0.0
-                    if top is not None and seen.get(top.id) is z:
+                    if top is not None and mv[rows[top.id]] == 0.0:
                         mv[rows[top.id] + at_top] = 1.0
-                if seen.get(owner.id) is not None:
+                if mv[at] == 0.0:
                     under = 0
                     for y in owner.zones.values():
                         if y.items:
-                            under += len(y.items) - shown.get(y, 0)
-                    mv[rows[owner.id] + at_under] = float(under)
+                            owner_sees, others_see = y.visibility
+                            mode = owner_sees if holder(owner) == player else others_see
+                            under += len(y.items) - _seen_in(y, mode, player, specials.get(y))
+                    mv[at + at_under] = float(under)
             continue
         info = infos.get(z)
         if info is None:
             info = _zone(enc, live, z)
-        size = float(len(items))
-        for k, _, seen, shown, mv, _ in each:
+        size = len(items)
+        sp = specials.get(z)
+        for k, player, mv, _ in each:
             if moved_top:
-                if old is not None and seen.get(old.id) is z:
+                if old is not None and mv[rows[old.id]] == 0.0:
                     mv[rows[old.id] + at_top] = 0.0
-                if top is not None and seen.get(top.id) is z:
+                if top is not None and mv[rows[top.id]] == 0.0:
                     mv[rows[top.id] + at_top] = 1.0
-            mv[info[k][0]] = size - shown.get(z, 0)
+            mode = info[k][2]
+            if sp:
+                mv[info[k][0]] = float(size - _seen_in(z, mode, player, sp))
+            elif mode == "all":
+                mv[info[k][0]] = 0.0
+            elif mode == "none":
+                mv[info[k][0]] = float(size)
+            else:
+                mv[info[k][0]] = float(size - 1) if size else 0.0
+
+
+def _each(live: _Live, seats) -> tuple:
+    """Per seat: its place in each zone's info, and what is written through (looked up once per call, not
+    per component)."""
+    order = list(live.seats.values())
+    return tuple((order.index(seat), seat.player, seat.mv, seat.picked) for seat in seats)
 
 
 def getter(names: list):
