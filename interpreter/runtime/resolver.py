@@ -35,11 +35,27 @@ class Candidate:
         self.source = source  # the entity whose ability it is, or None for rules text
 
 
+class Entry:
+    """The abilities of one (kind, event), as the resolver reads them at every such event."""
+
+    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones")
+
+    def __init__(self, key: tuple, slot: int, rules: tuple, by_this: tuple, by_record: dict | None, zones: tuple):
+        self.key = key  # (kind, event), which temporaries are indexed by
+        self.slot = slot  # its place in Runtime.ability_moves and Resolver.active_cache
+        self.rules = rules  # rules text's abilities
+        self.by_this = by_this  # ((position of `this`, {record id: abilities}), ...)
+        self.by_record = by_record  # card abilities found by where their cards lie: record id -> abilities
+        self.zones = zones  # the names of the zones where those work (a card elsewhere has none of them active)
+
+
 def index_hooks(game) -> dict:
-    """(kind, event) -> (rules abilities, {position of `this`: {record id: abilities}}, other card abilities)."""
-    index: dict = {}
+    """kind -> {event: Entry}; also, per record with abilities found by where it lies, the (kind, event) of
+    those abilities with the zones where they work (Runtime.move counts a move that may change them)."""
+    index: dict = {kind: {} for kind in game.hooks}
     voc = game.content.vocabulary
     kind_of: dict = {}  # record id -> kind, read when first needed (a game without abilities needs none)
+    slots = 0
     for kind, by_event in game.hooks.items():
         for event, hooks in by_event.items():
             rules, by_this, by_record, zones = [], {}, {}, {}
@@ -55,14 +71,19 @@ def index_hooks(game) -> dict:
                         kind_of = {r.id: r.data["kind"] for r in game.content.records}
                     where = hook.zones if hook.zones is not None else voc.kinds[kind_of[hook.owner]].active_in
                     zones.update(dict.fromkeys(where))
-            index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
+            index[kind][event] = Entry((kind, event), slots, tuple(rules), tuple(by_this.items()),
+                                       by_record or None, tuple(zones))
+            slots += 1
     game.hook_index = index
-    # record id -> the (kind, event) whose active abilities its moves may change (Runtime.move counts them)
+    # record id -> (slot of a (kind, event), the zones where those abilities work), for the abilities it has that
+    # are found by where it lies: a move from or to one of those zones may change which are active (Runtime.move
+    # counts it); a move between two other zones changes nothing the resolver reads for them
     found: dict = {}
-    for key, entry in index.items():
-        if entry[2] is not None:
-            for r in entry[2][0]:
-                found.setdefault(r, []).append(key)
+    for by_event in index.values():
+        for entry in by_event.values():
+            if entry.by_record is not None:
+                for r in entry.by_record:
+                    found.setdefault(r, []).append((entry.slot, frozenset(entry.zones)))
     game.ability_records = {r: tuple(keys) for r, keys in found.items()}
     return index
 
@@ -87,7 +108,9 @@ class Resolver:
         self.temp_index: dict = {}
         self.temp_until: frozenset = frozenset()
         self.zones_cache: dict = {}
-        self.active_cache: dict = {}
+        self.slots = sum(len(by_event) for by_event in self.index.values())
+        # per Entry.slot: (Runtime.ability_epoch, Runtime.ability_moves[slot], its active card abilities) or None
+        self.active_cache: list = [None] * self.slots
         self.static_keys: dict = {}
         self.keys: dict = {}  # (id of an ability, its card, controller) -> (the player the order starts from, its key)
         self.player_part = self.policy.order.index("player") if "player" in self.policy.order else None
@@ -100,28 +123,26 @@ class Resolver:
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
-        ke = (kind, event)
-        entry = self.index.get(ke)
+        entry = self.index[kind].get(event)
         if entry is not None:
-            rules, by_this, others = entry
-            for hook in rules:
+            for hook in entry.rules:
                 self._consider(hook, {}, args, None, found)
             # A card ability that names `this` in its pattern can only be the ability of that argument.
-            if by_this:
-                for position, by_record in by_this.items():
-                    entity = args[position] if position < len(args) else None
-                    hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
-                    if hooks:
-                        for hook in hooks:
-                            if self.works(entity, hook):
-                                self._consider(hook, {"this": entity}, args, entity, found)
-            if others is not None:
+            for position, by_record in entry.by_this:
+                entity = args[position] if position < len(args) else None
+                hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
+                if hooks:
+                    for hook in hooks:
+                        if self.works(entity, hook):
+                            self._consider(hook, {"this": entity}, args, entity, found)
+            if entry.by_record is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
                 rt = self.rt
-                cached = self.active_cache.get(ke)
+                slot = entry.slot
+                cached = self.active_cache[slot]
                 pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
-                    cached[1] == rt.ability_moves.get(ke, 0) else self.active_abilities(kind, event, others)
+                    cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
                 if pairs:
                     traced = rt.trace is not None
                     n = len(args)
@@ -139,7 +160,7 @@ class Resolver:
                         controller = variables["you"] if "you" in variables else holder(entity)
                         found.append(Candidate(hook, variables, None, controller, entity))
         if self.temp_index:
-            for temp, hook in self.temp_index.get(ke, ()):
+            for temp, hook in self.temp_index.get((kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
             found.sort(key=self.key_of)
@@ -151,23 +172,20 @@ class Resolver:
             c.key = self._key(c.hook, c.source, c.controller)
         return c.key
 
-    def active_abilities(self, kind: str, event: str, others: tuple) -> list:
+    def active_abilities(self, entry: Entry) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until a component with such abilities for this event moves (only that changes which
-        are active)."""
+        active now; kept until a component with such abilities for this event moves from or to a zone where
+        they work (only that changes which are active, and in what order they are found)."""
         rt = self.rt
-        epoch, moves = rt.ability_epoch, rt.ability_moves.get((kind, event), 0)
-        cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == epoch and cached[1] == moves:
-            return cached[2]
-        by_record, zones = others
+        slot = entry.slot
+        by_record = entry.by_record
         pairs = []
-        for zone in self.zones_named(zones):
+        for zone in self.zones_named(entry.zones):
             for entity in zone.items:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (epoch, moves, pairs)
+        self.active_cache[slot] = (rt.ability_epoch, rt.ability_moves[slot], pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:

@@ -45,9 +45,10 @@ class Runtime:
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
         self.moves = 0  # moves alone
-        # moves of components with abilities found by where they lie, per (kind, event) of those abilities, and
-        # a count that moves on for all at once (`suppose`): which abilities are active depends on nothing else
-        self.ability_moves: dict = {}
+        # moves of components with abilities found by where they lie, per (kind, event) of those abilities (its
+        # Entry.slot, filled in below), and a count that moves on for all at once (`suppose`): which abilities
+        # are active depends on nothing else
+        self.ability_moves: list = []
         self.ability_epoch = 0
         self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
         self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
@@ -64,6 +65,7 @@ class Runtime:
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
         self.ability_records = game.ability_records  # after Resolver(), which finds them
+        self.ability_moves = [0] * self.resolver.slots
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
@@ -330,12 +332,14 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
+            old = e.zone
             keys = self.ability_records.get(e.record_id)
             if keys is not None:
                 counts = self.ability_moves
-                for k in keys:
-                    counts[k] = counts.get(k, 0) + 1
-            old = e.zone
+                old_name = old.name if old is not None else None
+                for slot, where in keys:
+                    if old_name in where or zone.name in where:
+                        counts[slot] += 1
             if old is not None:
                 old.items.remove(e)
                 old.stamp += 1  # touch(old), the zone itself inline
@@ -371,8 +375,9 @@ class Runtime:
             e.zone = zone
             keys = records.get(e.record_id)
             if keys is not None:
-                for k in keys:
-                    counts[k] = counts.get(k, 0) + 1
+                for slot, where in keys:
+                    if src.name in where or zone.name in where:
+                        counts[slot] += 1
         zone.items += moved
         del moved[:]
         src.stamp += n  # as n single moves leave them

@@ -449,7 +449,7 @@ class Copier:
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
         nres.index_temporaries()
         nres.zones_cache = {}
-        nres.active_cache = {}
+        nres.active_cache = [None] * res.slots
         nres.static_keys = dict(res.static_keys)
         nres.keys = {}
         nres.running = {self.value(k) for k in res.running}
