@@ -38,7 +38,7 @@ class Candidate:
 class Entry:
     """The abilities of one (kind, event), as the resolver reads them at every such event."""
 
-    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones")
+    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones", "lone")
 
     def __init__(self, key: tuple, slot: int, rules: tuple, by_this: tuple, by_record: dict | None, zones: tuple):
         self.key = key  # (kind, event), which temporaries are indexed by
@@ -47,6 +47,8 @@ class Entry:
         self.by_this = by_this  # ((position of `this`, {record id: abilities}), ...)
         self.by_record = by_record  # card abilities found by where their cards lie: record id -> abilities
         self.zones = zones  # the names of the zones where those work (a card elsewhere has none of them active)
+        # only abilities of the component at one position (`when played(this, _)`): the position, else None
+        self.lone = by_this[0][0] if len(by_this) == 1 and not rules and by_record is None else None
 
 
 def index_hooks(game) -> dict:
@@ -165,6 +167,18 @@ class Resolver:
         if len(found) > 1:
             found.sort(key=self.key_of)
         return found
+
+    def alone(self, kind: str, event: str, c: Candidate, args: list) -> bool:
+        """Is `c`, which has just applied, the one ability this event could ever find with these arguments, its
+        condition aside: the component's only ability for it, and no rules' or other cards' abilities nor
+        temporaries for it? Then looking again after it finds nothing new (Runtime._finish does not look)."""
+        entry = self.index[kind].get(event)
+        if entry is None or entry.lone is None or self.temp_index:
+            return False
+        position = entry.lone
+        source = c.source
+        return position < len(args) and args[position] is source and source is not None and \
+            len(entry.by_this[0][1].get(source.record_id, ())) == 1
 
     def key_of(self, c: Candidate) -> tuple:
         """The candidate's priority key, computed when an order among several is needed."""

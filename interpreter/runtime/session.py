@@ -139,10 +139,8 @@ class Runtime:
         res = self.resolver
         if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):  # res.has(...)
             done: set = set()
-            while True:
-                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
-                if not fired:
-                    break
+            fired = res.collect("trigger", name, args)
+            while fired:
                 cand = fired[0]
                 if cand.hook.yields or len(res.tied(fired)) > 1:
                     return self._triggers(name, args, r, done, fired)
@@ -154,6 +152,9 @@ class Runtime:
                     cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
+                if len(fired) == 1 and res.alone("trigger", name, cand, args):
+                    break  # nothing else could apply: looking again would find it alone, done
+                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
         if name in res.temp_until:
             res.expire(name)
         if self.game.watchers:
@@ -187,6 +188,8 @@ class Runtime:
                     cand.hook.body(self, cand.b)
             finally:
                 self.causes.pop()
+            if len(fired) == 1 and res.alone("trigger", name, cand, args):
+                break  # as in _finish
             fired = None
         res.expire(name)
         if self.game.watchers:
