@@ -7,6 +7,7 @@ clockwise from a player the game names, then declaration order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from interpreter.codegen import Hook
 from interpreter.core.decisions import label_of, player_label
@@ -20,6 +21,9 @@ class Temporary:
     until: str
     hooks: list
     captured: dict
+
+
+_key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
 
 
 class Candidate:
@@ -165,8 +169,19 @@ class Resolver:
             for temp, hook in self.temp_index.get((kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
-            found.sort(key=self.key_of)
+            self._keyed(found)
+            found.sort(key=_key_attr)
         return found
+
+    def _keyed(self, found: list) -> None:
+        """Every candidate's priority key (key_of for each, with the player the order starts from read once)."""
+        p = self.policy
+        start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+        keys = self.keys
+        for c in found:
+            if c.key is None:
+                known = keys.get((id(c.hook), c.source, c.controller))
+                c.key = known[1] if known is not None and known[0] == start else self._key(c.hook, c.source, c.controller)
 
     def alone(self, kind: str, event: str, c: Candidate, args: list) -> bool:
         """Is `c`, which has just applied, the one ability this event could ever find with these arguments, its
