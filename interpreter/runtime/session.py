@@ -104,7 +104,8 @@ class Runtime:
                 return ()
         if proc.body_yields:
             return self._proceed(name, args, proc)
-        r = proc.body(self, *args)
+        n = len(args)  # a call with its arguments spelled out is much cheaper than one with *args
+        r = proc.body(self, args[0]) if n == 1 else (proc.body(self, args[0], args[1]) if n == 2 else proc.body(self, *args))
         if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):
             return self._finish(name, args, r)
         # no ability follows it: _finish's end, inline (most events)
@@ -242,7 +243,7 @@ class Runtime:
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        value = fn(self, *args)
+        value = fn(self, args[0]) if len(args) == 1 else fn(self, *args)
         found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
         if found:
             value = self._modify(name, args, value, found)
