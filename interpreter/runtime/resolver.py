@@ -23,6 +23,7 @@ class Temporary:
     captured: dict
 
 
+_new = object.__new__
 _key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
 
 
@@ -163,8 +164,10 @@ class Resolver:
                                 variables[name] = args[i]
                         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
                             continue
-                        controller = variables["you"] if "you" in variables else holder(entity)
-                        found.append(Candidate(hook, variables, None, controller, entity))
+                        c = _new(Candidate)  # Candidate(...) without the call of __init__, in this loop
+                        c.hook, c.b, c.key, c.source = hook, variables, None, entity
+                        c.controller = variables["you"] if "you" in variables else holder(entity)
+                        found.append(c)
         if self.temp_index:
             for temp, hook in self.temp_index.get((kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
@@ -256,8 +259,10 @@ class Resolver:
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
-        controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
-        found.append(Candidate(hook, variables, None, controller, source))
+        c = _new(Candidate)  # Candidate(...) without the call of __init__
+        c.hook, c.b, c.key, c.source = hook, variables, None, source
+        c.controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
+        found.append(c)
 
     def _key(self, hook: Hook, source, controller) -> tuple:
         """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id);
