@@ -50,7 +50,7 @@ class Runtime:
         # are active depends on nothing else
         self.ability_moves: list = []
         self.ability_epoch = 0
-        self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
+        self.memo: dict = {}  # function -> {args: (version, value)}, for pure modified functions
         self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
@@ -236,9 +236,11 @@ class Runtime:
         its modifiers make it costly and rules ask it again and again (a ranking, then a log line)."""
         if name in self.modifying or self.trace is not None:
             return self.apply_modifiers(name, args, fn(self, *args))
-        key = (name, args)
+        memo = self.memo.get(name)
+        if memo is None:
+            memo = self.memo[name] = {}
         try:
-            hit = self.memo.get(key)
+            hit = memo.get(args)
         except TypeError:  # a list among the arguments
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
@@ -247,7 +249,7 @@ class Runtime:
         found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
         if found:
             value = self._modify(name, args, value, found)
-        self.memo[key] = (self.version, value)
+        memo[args] = (self.version, value)
         return value
 
     def apply_modifiers(self, name: str, args, value):
