@@ -48,6 +48,9 @@ def test_components_zones_made_when_read_are_those_made_with_the_component():
     lazy, eager = new_state(game, 3, 5), build_state(game, 3, 5)
     e = next(iter(lazy.entities.values()))
     assert type(e.zones) is ComponentZones and e.zones.pending() is not None  # nothing made before it is read
+    held = e.zones
+    assert held["units"].owner is e and type(e.zones) is dict  # all made at the first read, then a plain dict
+    assert list(held.items()) == list(e.zones.items())  # the same zones through the one held before
     for eid, x in eager.entities.items():
         y = lazy.entities[eid]
         assert [(k, z.name, z.visibility, z.items) for k, z in y.zones.items()] == \
@@ -61,8 +64,7 @@ def test_a_copy_keeps_unmade_zones_unmade_and_made_ones_its_own():
     session = Session(game, 4, 3)
     rng = random.Random(3)
     while session.pending is not None and not any(
-            type(e.zones) is ComponentZones and e.zones.pending() is None and e.zones["tokens"].items
-            for e in session.state.entities.values()):
+            type(e.zones) is dict and e.zones["tokens"].items for e in session.state.entities.values()):
         session.answer(rng.randrange(len(session.pending.values)))
     assert session.pending is not None  # a component carries tokens: its zones were made
     copy = session.copy()

@@ -3,12 +3,15 @@
 Every component has a zone of each entity-scoped name (B'Twixt's `tokens`, AGoT's five), and most stay empty for
 the whole game; making them all for every game was the bulk of starting one (and of copying one, and of the
 collector's work when a game is dropped). `ComponentZones` is the dict `Entity.zones` holds, empty until it is
-first read in any way: then every zone is made at once, in the declared order, and from then on it is the dict it
-stands for. Reading a zone by name (`e.zones["tokens"]`, as generated code does) stays a plain dict look-up.
+first read in any way: then every zone is made at once, in the declared order, and the component holds a plain
+dict of them from then on. Reading a zone by name (`e.zones["tokens"]`, as generated code does) stays a plain dict look-up.
 """
 from __future__ import annotations
 
 from interpreter.core.state import Entity, Zone
+
+
+_new = dict.__new__
 
 
 class ComponentZones(dict):
@@ -20,6 +23,14 @@ class ComponentZones(dict):
         self.owner = owner
         self.specs = specs  # None once made
 
+    @classmethod
+    def of(cls, owner: Entity, specs: tuple) -> "ComponentZones":
+        """ComponentZones(owner, specs), without the call of __init__ (made for every component of a game)."""
+        z = _new(cls)
+        z.owner = owner
+        z.specs = specs
+        return z
+
     def _made(self) -> None:
         specs = self.specs
         if specs is not None:
@@ -28,6 +39,10 @@ class ComponentZones(dict):
             for name, visibility in specs:
                 if not dict.__contains__(self, name):
                     dict.__setitem__(self, name, Zone(name, owner, visibility))
+            if owner.zones is self:
+                # from now on the component holds a plain dict of the same zones (a look-up in a dict's subclass
+                # is slower); one who kept this one reads the same zones through it
+                owner.zones = dict(dict.items(self))
 
     # every way of reading a dict makes the zones first (a plain look-up by name only when it misses)
     def __missing__(self, name):

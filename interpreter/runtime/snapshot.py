@@ -360,7 +360,7 @@ class Copier:
             n = memo[id(e)]
             zs = e.zones
             if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
-                n.zones = ComponentZones(n, zs.specs)
+                n.zones = ComponentZones.of(n, zs.specs)
                 continue
             zs = {}
             for k, z in e.zones.items():
