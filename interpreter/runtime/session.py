@@ -472,7 +472,7 @@ class Session:
         self.error: Diagnostic | None = None
         self._gen = None
         if start:
-            self.begin(self.rt.invoke(procedure or content.manifest["start"], args or []))
+            self.begin(self._invoke(procedure or content.manifest["start"], args or []))
 
     def begin(self, gen) -> None:
         """Run a generator of decisions (a procedure call) to its first decision or its end."""
@@ -487,7 +487,18 @@ class Session:
         return copy_session(self)
 
     def call(self, name: str, args: list | None = None) -> None:
-        self.begin(self.rt.invoke(name, args or []))
+        self.begin(self._invoke(name, args or []))
+
+    def _invoke(self, name: str, args: list):
+        """rt.invoke(name, args); for a procedure whose body may ask and that nothing replaces (a game's start),
+        the event's own generator, which runs nothing before it is first advanced: every answer then goes
+        through one generator less."""
+        rt = self.rt
+        proc = self.game.procs.get(name)
+        res = rt.resolver
+        if proc is not None and proc.body_yields and name not in res.replaced and not res.temp_index:
+            return rt._proceed(name, args, proc)
+        return rt.invoke(name, args)
 
     @property
     def finished(self) -> bool:
