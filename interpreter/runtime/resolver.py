@@ -139,9 +139,27 @@ class Resolver:
                 entity = args[position] if position < len(args) else None
                 hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
                 if hooks:
-                    for hook in hooks:
-                        if self.works(entity, hook):
-                            self._consider(hook, {"this": entity}, args, entity, found)
+                    zone = entity.zone
+                    if zone is None:
+                        continue
+                    for hook in hooks:  # works() and _consider(hook, {"this": entity}, ...), inline
+                        if zone.name not in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ())):
+                            continue
+                        n = len(args)
+                        for i in hook.this_at:
+                            if i < n and args[i] is not entity:
+                                break
+                        else:
+                            variables = {"this": entity}
+                            for i, name in hook.binds:
+                                if i < n:
+                                    variables[name] = args[i]
+                            if hook.cond is not None and kind != "modifier" and not hook.cond(self.rt, variables):
+                                continue
+                            c = _new(Candidate)
+                            c.hook, c.b, c.key, c.source = hook, variables, None, entity
+                            c.controller = variables["you"] if "you" in variables else holder(entity)
+                            found.append(c)
             if entry.by_record is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
@@ -162,7 +180,7 @@ class Resolver:
                         for i, name in hook.binds:
                             if i < n:
                                 variables[name] = args[i]
-                        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
+                        if hook.cond is not None and kind != "modifier" and not hook.cond(rt, variables):
                             continue
                         c = _new(Candidate)  # Candidate(...) without the call of __init__, in this loop
                         c.hook, c.b, c.key, c.source = hook, variables, None, entity
