@@ -506,9 +506,11 @@ class Session:
 
     def answer(self, choice) -> None:
         """Apply one answer (index, label or unique label prefix). Illegal answers change nothing."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             raise IllegalDecision(Decision(-1, "nothing is being asked", []), choice)
-        index = self.pending.index_of(choice)
+        # an index in range (what bots answer) as index_of takes it, without the call
+        index = choice if type(choice) is int and 0 <= choice < len(pending.values) else pending.index_of(choice)
         self.history.append(index)
         self.rt.decisions = len(self.history)
         if self.keep_labels:
