@@ -7,6 +7,7 @@ clockwise from a player the game names, then declaration order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from interpreter.codegen import Hook
 from interpreter.core.decisions import label_of, player_label
@@ -22,6 +23,10 @@ class Temporary:
     captured: dict
 
 
+_new = object.__new__
+_key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
+
+
 class Candidate:
     """An ability that applies: with the names its functions see (`b`), its controller and source."""
 
@@ -35,11 +40,29 @@ class Candidate:
         self.source = source  # the entity whose ability it is, or None for rules text
 
 
+class Entry:
+    """The abilities of one (kind, event), as the resolver reads them at every such event."""
+
+    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones", "lone")
+
+    def __init__(self, key: tuple, slot: int, rules: tuple, by_this: tuple, by_record: dict | None, zones: tuple):
+        self.key = key  # (kind, event), which temporaries are indexed by
+        self.slot = slot  # its place in Runtime.ability_moves and Resolver.active_cache
+        self.rules = rules  # rules text's abilities
+        self.by_this = by_this  # ((position of `this`, {record id: abilities}), ...)
+        self.by_record = by_record  # card abilities found by where their cards lie: record id -> abilities
+        self.zones = zones  # the names of the zones where those work (a card elsewhere has none of them active)
+        # only abilities of the component at one position (`when played(this, _)`): the position, else None
+        self.lone = by_this[0][0] if len(by_this) == 1 and not rules and by_record is None else None
+
+
 def index_hooks(game) -> dict:
-    """(kind, event) -> (rules abilities, {position of `this`: {record id: abilities}}, other card abilities)."""
-    index: dict = {}
+    """kind -> {event: Entry}; also, per record with abilities found by where it lies, the (kind, event) of
+    those abilities with the zones where they work (Runtime.move counts a move that may change them)."""
+    index: dict = {kind: {} for kind in game.hooks}
     voc = game.content.vocabulary
     kind_of: dict = {}  # record id -> kind, read when first needed (a game without abilities needs none)
+    slots = 0
     for kind, by_event in game.hooks.items():
         for event, hooks in by_event.items():
             rules, by_this, by_record, zones = [], {}, {}, {}
@@ -55,14 +78,19 @@ def index_hooks(game) -> dict:
                         kind_of = {r.id: r.data["kind"] for r in game.content.records}
                     where = hook.zones if hook.zones is not None else voc.kinds[kind_of[hook.owner]].active_in
                     zones.update(dict.fromkeys(where))
-            index[(kind, event)] = (rules, by_this, (by_record, tuple(zones)) if by_record else None)
+            index[kind][event] = Entry((kind, event), slots, tuple(rules), tuple(by_this.items()),
+                                       by_record or None, tuple(zones))
+            slots += 1
     game.hook_index = index
-    # record id -> the (kind, event) whose active abilities its moves may change (Runtime.move counts them)
+    # record id -> (slot of a (kind, event), the zones where those abilities work), for the abilities it has that
+    # are found by where it lies: a move from or to one of those zones may change which are active (Runtime.move
+    # counts it); a move between two other zones changes nothing the resolver reads for them
     found: dict = {}
-    for key, entry in index.items():
-        if entry[2] is not None:
-            for r in entry[2][0]:
-                found.setdefault(r, []).append(key)
+    for by_event in index.values():
+        for entry in by_event.values():
+            if entry.by_record is not None:
+                for r in entry.by_record:
+                    found.setdefault(r, []).append((entry.slot, frozenset(entry.zones)))
     game.ability_records = {r: tuple(keys) for r, keys in found.items()}
     return index
 
@@ -87,7 +115,9 @@ class Resolver:
         self.temp_index: dict = {}
         self.temp_until: frozenset = frozenset()
         self.zones_cache: dict = {}
-        self.active_cache: dict = {}
+        self.slots = sum(len(by_event) for by_event in self.index.values())
+        # per Entry.slot: (Runtime.ability_epoch, Runtime.ability_moves[slot], its active card abilities) or None
+        self.active_cache: list = [None] * self.slots
         self.static_keys: dict = {}
         self.keys: dict = {}  # (id of an ability, its card, controller) -> (the player the order starts from, its key)
         self.player_part = self.policy.order.index("player") if "player" in self.policy.order else None
@@ -100,28 +130,44 @@ class Resolver:
 
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
-        ke = (kind, event)
-        entry = self.index.get(ke)
+        entry = self.index[kind].get(event)
         if entry is not None:
-            rules, by_this, others = entry
-            for hook in rules:
+            for hook in entry.rules:
                 self._consider(hook, {}, args, None, found)
             # A card ability that names `this` in its pattern can only be the ability of that argument.
-            if by_this:
-                for position, by_record in by_this.items():
-                    entity = args[position] if position < len(args) else None
-                    hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
-                    if hooks:
-                        for hook in hooks:
-                            if self.works(entity, hook):
-                                self._consider(hook, {"this": entity}, args, entity, found)
-            if others is not None:
+            for position, by_record in entry.by_this:
+                entity = args[position] if position < len(args) else None
+                hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
+                if hooks:
+                    zone = entity.zone
+                    if zone is None:
+                        continue
+                    for hook in hooks:  # works() and _consider(hook, {"this": entity}, ...), inline
+                        if zone.name not in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ())):
+                            continue
+                        n = len(args)
+                        for i in hook.this_at:
+                            if i < n and args[i] is not entity:
+                                break
+                        else:
+                            variables = {"this": entity}
+                            for i, name in hook.binds:
+                                if i < n:
+                                    variables[name] = args[i]
+                            if hook.cond is not None and kind != "modifier" and not hook.cond(self.rt, variables):
+                                continue
+                            c = _new(Candidate)
+                            c.hook, c.b, c.key, c.source = hook, variables, None, entity
+                            c.controller = variables["you"] if "you" in variables else holder(entity)
+                            found.append(c)
+            if entry.by_record is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
                 rt = self.rt
-                cached = self.active_cache.get(ke)
+                slot = entry.slot
+                cached = self.active_cache[slot]
                 pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
-                    cached[1] == rt.ability_moves.get(ke, 0) else self.active_abilities(kind, event, others)
+                    cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
                 if pairs:
                     traced = rt.trace is not None
                     n = len(args)
@@ -134,16 +180,41 @@ class Resolver:
                         for i, name in hook.binds:
                             if i < n:
                                 variables[name] = args[i]
-                        if hook.cond is not None and hook.kind != "modifier" and not hook.cond(rt, variables):
+                        if hook.cond is not None and kind != "modifier" and not hook.cond(rt, variables):
                             continue
-                        controller = variables["you"] if "you" in variables else holder(entity)
-                        found.append(Candidate(hook, variables, None, controller, entity))
+                        c = _new(Candidate)  # Candidate(...) without the call of __init__, in this loop
+                        c.hook, c.b, c.key, c.source = hook, variables, None, entity
+                        c.controller = variables["you"] if "you" in variables else holder(entity)
+                        found.append(c)
         if self.temp_index:
-            for temp, hook in self.temp_index.get(ke, ()):
+            for temp, hook in self.temp_index.get((kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
-            found.sort(key=self.key_of)
+            self._keyed(found)
+            found.sort(key=_key_attr)
         return found
+
+    def _keyed(self, found: list) -> None:
+        """Every candidate's priority key (key_of for each, with the player the order starts from read once)."""
+        p = self.policy
+        start = self.rt.state.game_vars.get(p.player_from, 0) if p.player_from else 0
+        keys = self.keys
+        for c in found:
+            if c.key is None:
+                known = keys.get((id(c.hook), c.source, c.controller))
+                c.key = known[1] if known is not None and known[0] == start else self._key(c.hook, c.source, c.controller)
+
+    def alone(self, kind: str, event: str, c: Candidate, args: list) -> bool:
+        """Is `c`, which has just applied, the one ability this event could ever find with these arguments, its
+        condition aside: the component's only ability for it, and no rules' or other cards' abilities nor
+        temporaries for it? Then looking again after it finds nothing new (Runtime._finish does not look)."""
+        entry = self.index[kind].get(event)
+        if entry is None or entry.lone is None or self.temp_index:
+            return False
+        position = entry.lone
+        source = c.source
+        return position < len(args) and args[position] is source and source is not None and \
+            len(entry.by_this[0][1].get(source.record_id, ())) == 1
 
     def key_of(self, c: Candidate) -> tuple:
         """The candidate's priority key, computed when an order among several is needed."""
@@ -151,23 +222,20 @@ class Resolver:
             c.key = self._key(c.hook, c.source, c.controller)
         return c.key
 
-    def active_abilities(self, kind: str, event: str, others: tuple) -> list:
+    def active_abilities(self, entry: Entry) -> list:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
-        active now; kept until a component with such abilities for this event moves (only that changes which
-        are active)."""
+        active now; kept until a component with such abilities for this event moves from or to a zone where
+        they work (only that changes which are active, and in what order they are found)."""
         rt = self.rt
-        epoch, moves = rt.ability_epoch, rt.ability_moves.get((kind, event), 0)
-        cached = self.active_cache.get((kind, event))
-        if cached is not None and cached[0] == epoch and cached[1] == moves:
-            return cached[2]
-        by_record, zones = others
+        slot = entry.slot
+        by_record = entry.by_record
         pairs = []
-        for zone in self.zones_named(zones):
+        for zone in self.zones_named(entry.zones):
             for entity in zone.items:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
                     pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
-        self.active_cache[(kind, event)] = (epoch, moves, pairs)
+        self.active_cache[slot] = (rt.ability_epoch, rt.ability_moves[slot], pairs)
         return pairs
 
     def zones_named(self, names: tuple) -> list:
@@ -209,8 +277,10 @@ class Resolver:
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
-        controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
-        found.append(Candidate(hook, variables, None, controller, source))
+        c = _new(Candidate)  # Candidate(...) without the call of __init__
+        c.hook, c.b, c.key, c.source = hook, variables, None, source
+        c.controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
+        found.append(c)
 
     def _key(self, hook: Hook, source, controller) -> tuple:
         """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id);

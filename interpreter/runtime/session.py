@@ -45,11 +45,12 @@ class Runtime:
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
         self.moves = 0  # moves alone
-        # moves of components with abilities found by where they lie, per (kind, event) of those abilities, and
-        # a count that moves on for all at once (`suppose`): which abilities are active depends on nothing else
-        self.ability_moves: dict = {}
+        # moves of components with abilities found by where they lie, per (kind, event) of those abilities (its
+        # Entry.slot, filled in below), and a count that moves on for all at once (`suppose`): which abilities
+        # are active depends on nothing else
+        self.ability_moves: list = []
         self.ability_epoch = 0
-        self.memo: dict = {}  # (function, args) -> (version, value), for pure modified functions
+        self.memo: dict = {}  # function -> {args: (version, value)}, for pure modified functions
         self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
@@ -64,6 +65,7 @@ class Runtime:
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
         self.ability_records = game.ability_records  # after Resolver(), which finds them
+        self.ability_moves = [0] * self.resolver.slots
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
@@ -102,7 +104,8 @@ class Runtime:
                 return ()
         if proc.body_yields:
             return self._proceed(name, args, proc)
-        r = proc.body(self, *args)
+        n = len(args)  # a call with its arguments spelled out is much cheaper than one with *args
+        r = proc.body(self, args[0]) if n == 1 else (proc.body(self, args[0], args[1]) if n == 2 else proc.body(self, *args))
         if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):
             return self._finish(name, args, r)
         # no ability follows it: _finish's end, inline (most events)
@@ -137,10 +140,8 @@ class Runtime:
         res = self.resolver
         if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):  # res.has(...)
             done: set = set()
-            while True:
-                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
-                if not fired:
-                    break
+            fired = res.collect("trigger", name, args)
+            while fired:
                 cand = fired[0]
                 if cand.hook.yields or len(res.tied(fired)) > 1:
                     return self._triggers(name, args, r, done, fired)
@@ -152,6 +153,9 @@ class Runtime:
                     cand.hook.body(self, cand.b)
                 finally:
                     self.causes.pop()
+                if len(fired) == 1 and res.alone("trigger", name, cand, args):
+                    break  # nothing else could apply: looking again would find it alone, done
+                fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
         if name in res.temp_until:
             res.expire(name)
         if self.game.watchers:
@@ -185,6 +189,8 @@ class Runtime:
                     cand.hook.body(self, cand.b)
             finally:
                 self.causes.pop()
+            if len(fired) == 1 and res.alone("trigger", name, cand, args):
+                break  # as in _finish
             fired = None
         res.expire(name)
         if self.game.watchers:
@@ -230,18 +236,20 @@ class Runtime:
         its modifiers make it costly and rules ask it again and again (a ranking, then a log line)."""
         if name in self.modifying or self.trace is not None:
             return self.apply_modifiers(name, args, fn(self, *args))
-        key = (name, args)
+        memo = self.memo.get(name)
+        if memo is None:
+            memo = self.memo[name] = {}
         try:
-            hit = self.memo.get(key)
+            hit = memo.get(args)
         except TypeError:  # a list among the arguments
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        value = fn(self, *args)
+        value = fn(self, args[0]) if len(args) == 1 else fn(self, *args)
         found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
         if found:
             value = self._modify(name, args, value, found)
-        self.memo[key] = (self.version, value)
+        memo[args] = (self.version, value)
         return value
 
     def apply_modifiers(self, name: str, args, value):
@@ -305,6 +313,9 @@ class Runtime:
         if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
+            if face is None and not at_top and not self.move_watchers and type(zone.owner) is not Entity:
+                self._move_one(what, zone)  # the most common move, without the general loop
+                return
             items = (what,)
         elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
@@ -330,12 +341,14 @@ class Runtime:
             else:
                 e.face_down = False
                 e.seen_by = None
+            old = e.zone
             keys = self.ability_records.get(e.record_id)
             if keys is not None:
                 counts = self.ability_moves
-                for k in keys:
-                    counts[k] = counts.get(k, 0) + 1
-            old = e.zone
+                old_name = old.name if old is not None else None
+                for slot, where in keys:
+                    if old_name in where or zone.name in where:
+                        counts[slot] += 1
             if old is not None:
                 old.items.remove(e)
                 old.stamp += 1  # touch(old), the zone itself inline
@@ -352,6 +365,30 @@ class Runtime:
             if self.move_watchers:
                 for watcher in self.move_watchers:
                     watcher(e, old, zone)
+
+    def _move_one(self, e: Entity, zone: Zone) -> None:
+        """`move` of one component to the bottom of `zone` (not a zone on a component), face up, with no move
+        watchers: what the loop in `move` does for it."""
+        self.version += 1
+        self.moves += 1
+        e.face_down = False
+        e.seen_by = None
+        old = e.zone
+        keys = self.ability_records.get(e.record_id)
+        if keys is not None:
+            counts = self.ability_moves
+            old_name = old.name if old is not None else None
+            for slot, where in keys:
+                if old_name in where or zone.name in where:
+                    counts[slot] += 1
+        if old is not None:
+            old.items.remove(e)
+            old.stamp += 1  # touch(old), the zone itself inline
+            if type(old.owner) is Entity:
+                touch(old.owner.zone)
+        zone.items.append(e)
+        e.zone = zone
+        zone.stamp += 1
 
     def _move_all(self, src: Zone, zone: Zone) -> None:
         """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
@@ -371,8 +408,9 @@ class Runtime:
             e.zone = zone
             keys = records.get(e.record_id)
             if keys is not None:
-                for k in keys:
-                    counts[k] = counts.get(k, 0) + 1
+                for slot, where in keys:
+                    if src.name in where or zone.name in where:
+                        counts[slot] += 1
         zone.items += moved
         del moved[:]
         src.stamp += n  # as n single moves leave them
@@ -434,7 +472,7 @@ class Session:
         self.error: Diagnostic | None = None
         self._gen = None
         if start:
-            self.begin(self.rt.invoke(procedure or content.manifest["start"], args or []))
+            self.begin(self._invoke(procedure or content.manifest["start"], args or []))
 
     def begin(self, gen) -> None:
         """Run a generator of decisions (a procedure call) to its first decision or its end."""
@@ -449,7 +487,18 @@ class Session:
         return copy_session(self)
 
     def call(self, name: str, args: list | None = None) -> None:
-        self.begin(self.rt.invoke(name, args or []))
+        self.begin(self._invoke(name, args or []))
+
+    def _invoke(self, name: str, args: list):
+        """rt.invoke(name, args); for a procedure whose body may ask and that nothing replaces (a game's start),
+        the event's own generator, which runs nothing before it is first advanced: every answer then goes
+        through one generator less."""
+        rt = self.rt
+        proc = self.game.procs.get(name)
+        res = rt.resolver
+        if proc is not None and proc.body_yields and name not in res.replaced and not res.temp_index:
+            return rt._proceed(name, args, proc)
+        return rt.invoke(name, args)
 
     @property
     def finished(self) -> bool:
@@ -457,9 +506,11 @@ class Session:
 
     def answer(self, choice) -> None:
         """Apply one answer (index, label or unique label prefix). Illegal answers change nothing."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             raise IllegalDecision(Decision(-1, "nothing is being asked", []), choice)
-        index = self.pending.index_of(choice)
+        # an index in range (what bots answer) as index_of takes it, without the call
+        index = choice if type(choice) is int and 0 <= choice < len(pending.values) else pending.index_of(choice)
         self.history.append(index)
         self.rt.decisions = len(self.history)
         if self.keep_labels:

@@ -30,6 +30,7 @@ from dsl.translations import Localized
 from interpreter.codegen import library
 from interpreter.core.state import Entity, State, Zone
 from interpreter.core.decisions import Decision
+from interpreter.runtime.lazyzones import ComponentZones
 from interpreter.runtime.resolver import Candidate, Resolver, Temporary
 
 _ATOMS = (int, str, bool, float, type(None), Localized)  # immutable: shared by a copy
@@ -357,6 +358,10 @@ class Copier:
         new_zone = Zone.__new__
         for e in old.entities.values():  # the zones on components, most of them empty: the bulk of a state
             n = memo[id(e)]
+            zs = e.zones
+            if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
+                n.zones = ComponentZones.of(n, zs.specs)
+                continue
             zs = {}
             for k, z in e.zones.items():
                 nz = new_zone(Zone)
@@ -450,7 +455,7 @@ class Copier:
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
         nres.index_temporaries()
         nres.zones_cache = {}
-        nres.active_cache = {}
+        nres.active_cache = [None] * res.slots
         nres.static_keys = dict(res.static_keys)
         nres.keys = {}
         nres.running = {self.value(k) for k in res.running}

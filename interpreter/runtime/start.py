@@ -11,6 +11,7 @@ import random
 
 from interpreter.codegen import CompiledGame
 from interpreter.core.state import Entity, State, Zone
+from interpreter.runtime.lazyzones import ComponentZones
 
 # What a State holds; a template with any other attribute is not copied but built again (so that a field
 # added to State later is never shared between games by mistake).
@@ -39,9 +40,20 @@ def _plan(t: State) -> tuple:
     named = tuple((eid, keys) for eid, keys in ((eid, tuple(k for k, x in e.attrs.items() if _names(x)))
                                                 for eid, e in t.entities.items()) if keys)
     loaded = tuple(eid for eid, e in t.entities.items() if any(z.items for z in e.zones.values()))
+    specs: dict = {}  # one tuple for all the components with the same zones
     parts = tuple((eid, e.record_id, e.kind, e.attrs, e.vars if e.vars else None, eid in deep_vars,
-                   tuple((k, z.name, z.visibility) for k, z in e.zones.items())) for eid, e in t.entities.items())
+                   _zone_specs(e, eid in loaded, specs)) for eid, e in t.entities.items())
     return deep_vars, named, loaded, parts
+
+
+def _zone_specs(e: Entity, loaded: bool, specs: dict):
+    """A component's zones as its copies get them: ((name, visibility), ...) to be made when first read
+    (runtime.lazyzones), or a list of (key, name, visibility) made at once (something lies in one of them)."""
+    found = tuple((k, z.name, z.visibility) for k, z in e.zones.items())
+    if loaded or any(k != name for k, name, _ in found):
+        return list(found)
+    lazy = tuple((name, visibility) for _, name, visibility in found)
+    return specs.setdefault(lazy, lazy)
 
 
 def build_state(game: CompiledGame, players: int, seed: int, variants=()) -> State:
@@ -84,6 +96,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
     entities = {}
     new_entity = Entity.__new__
     new_zone = Zone.__new__
+    lazy = ComponentZones.of
     for eid, record_id, kind, attrs, variables, deep, zone_parts in parts:
         n = new_entity(Entity)
         n.id = eid
@@ -94,17 +107,20 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
         n.seen_by = None
         n.zone = None
         n.vars = {} if variables is None else ({k: _fresh(x) for k, x in variables.items()} if deep else variables.copy())
-        zones = {}
-        for k, name, visibility in zone_parts:
-            nz = new_zone(Zone)
-            nz.name = name
-            nz.owner = n
-            nz.visibility = visibility
-            nz.items = []
-            nz.stamp = 0
-            nz.memo = None
-            zones[k] = nz
-        n.zones = zones
+        if type(zone_parts) is tuple:
+            n.zones = lazy(n, zone_parts) if zone_parts else {}
+        else:
+            zones = {}
+            for k, name, visibility in zone_parts:
+                nz = new_zone(Zone)
+                nz.name = name
+                nz.owner = n
+                nz.visibility = visibility
+                nz.items = []
+                nz.stamp = 0
+                nz.memo = None
+                zones[k] = nz
+            n.zones = zones
         entities[eid] = n
     new.entities = entities
     for eid in loaded:  # nothing lies on a component before setup, as a rule; but if it does

@@ -1,0 +1,86 @@
+"""What the engine keeps between events reads as what it would find afresh: the active card abilities per
+(kind, event) (Resolver.active_abilities, kept until a component with such abilities moves from or to a zone
+where they work), and components' zones made when first read (runtime.lazyzones)."""
+from __future__ import annotations
+
+import random
+
+from interpreter.runtime import Session
+from interpreter.runtime.games import load_compiled
+from interpreter.runtime.lazyzones import ComponentZones
+from interpreter.runtime.start import build_state, new_state
+
+
+def _fresh(res, entry) -> list:
+    """The active abilities of `entry` found now (the kept ones put back afterwards)."""
+    kept = res.active_cache[entry.slot]
+    found = res.active_abilities(entry)
+    res.active_cache[entry.slot] = kept
+    return found
+
+
+def test_kept_active_abilities_are_those_found_afresh_at_every_decision():
+    game = load_compiled("btwixt")
+    checked = 0
+    for seed, variants in ((1, ()), (2, ("advanced",)), (3, ("ally_row",))):
+        session = Session(game, 4, seed, variants=variants)
+        res, rt = session.rt.resolver, session.rt
+        entries = [e for by_event in res.index.values() for e in by_event.values() if e.by_record is not None]
+        rng = random.Random(seed)
+        while session.pending is not None:
+            for entry in entries:
+                kept = res.active_cache[entry.slot]
+                if kept is not None and kept[0] == rt.ability_epoch and kept[1] == rt.ability_moves[entry.slot]:
+                    # the order among several does not matter: collect sorts them by a key unique per (ability, card)
+                    assert sorted(kept[2], key=_order) == sorted(_fresh(res, entry), key=_order), entry.key
+                    checked += 1
+            session.answer(rng.randrange(len(session.pending.values)))
+    assert checked > 100  # kept values were compared, not only made
+
+
+def _order(pair) -> tuple:
+    hook, entity = pair
+    return hook.order, entity.id
+
+
+def test_components_zones_made_when_read_are_those_made_with_the_component():
+    game = load_compiled("agot")  # five zones on every component
+    lazy, eager = new_state(game, 3, 5), build_state(game, 3, 5)
+    e = next(iter(lazy.entities.values()))
+    assert type(e.zones) is ComponentZones and e.zones.pending() is not None  # nothing made before it is read
+    held = e.zones
+    assert held["units"].owner is e and type(e.zones) is dict  # all made at the first read, then a plain dict
+    assert list(held.items()) == list(e.zones.items())  # the same zones through the one held before
+    for eid, x in eager.entities.items():
+        y = lazy.entities[eid]
+        assert [(k, z.name, z.visibility, z.items) for k, z in y.zones.items()] == \
+               [(k, z.name, z.visibility, z.items) for k, z in x.zones.items()]
+        assert all(z.owner is y for z in y.zones.values())
+    assert lazy.to_json() == eager.to_json()
+
+
+def test_a_copy_keeps_unmade_zones_unmade_and_made_ones_its_own():
+    game = load_compiled("btwixt")
+    session = Session(game, 4, 3)
+    rng = random.Random(3)
+    while session.pending is not None and not any(
+            type(e.zones) is dict and e.zones["tokens"].items for e in session.state.entities.values()):
+        session.answer(rng.randrange(len(session.pending.values)))
+    assert session.pending is not None  # a component carries tokens: its zones were made
+    copy = session.copy()
+    for eid, e in session.state.entities.items():
+        c = copy.state.entities[eid]
+        if type(e.zones) is ComponentZones and e.zones.pending() is not None:
+            assert type(c.zones) is ComponentZones and c.zones.pending() is not None
+            continue
+        for k, z in e.zones.items():
+            assert c.zones[k] is not z and c.zones[k].owner is c
+            assert [x.id for x in c.zones[k].items] == [x.id for x in z.items]
+    # both go on alike, each with its own zones
+    for _ in range(40):
+        if session.pending is None:
+            break
+        pick = rng.randrange(len(session.pending.values))
+        session.answer(pick)
+        copy.answer(pick)
+    assert copy.state.to_json() == session.state.to_json()
