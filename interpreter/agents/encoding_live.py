@@ -25,6 +25,7 @@ import numpy as np
 
 from interpreter.core.state import Entity, holder
 from interpreter.present.views import can_see
+from interpreter.runtime.lazyzones import ComponentZones
 
 _NONE: frozenset = frozenset()
 
@@ -116,7 +117,7 @@ def _start(enc, rt) -> _Live:
     state = rt.state
     live = _Live()
     ents = {e: None for e in state.entities.values() if e.zone is not None}
-    zones = {z: None for z in state.all_zones() if z.items}
+    zones = {z: None for z in _zones_with_items(state)}
     live.loaded = {z.owner for z in zones if type(z.owner) is Entity}
     for player in range(enc.players):
         out = enc.blank()
@@ -131,6 +132,19 @@ def _start(enc, rt) -> _Live:
     rt.move_watchers.append(live.moved)
     rt.change_watchers.append(live.changed)
     return live
+
+
+def _zones_with_items(state):
+    """The zones something lies in; a component's zones not made yet (`runtime.lazyzones`) are all empty and
+    are left unmade (`State.all_zones` would make them)."""
+    yield from (z for z in state.game_zones.values() if z.items)
+    for zones in state.player_zones.values():
+        yield from (z for z in zones if z.items)
+    for e in state.entities.values():
+        zs = e.zones
+        if type(zs) is ComponentZones and zs.specs is not None:
+            continue
+        yield from (z for z in zs.values() if z.items)
 
 
 def _zone(enc, live: _Live, z) -> tuple:
