@@ -51,7 +51,6 @@ class Runtime:
         self.ability_moves: list = []
         self.ability_epoch = 0
         self.memo: dict = {}  # function -> {args: (version, value)}, for pure modified functions
-        self.zone_memo: dict = {}  # (card function, component, args) -> (zone, its stamp, value): codegen.zone_pure
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
         # reveal): for incremental readers such as the bots' encoder; generated code tests the list before calling
