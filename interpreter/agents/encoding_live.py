@@ -310,15 +310,16 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
                 old = None  # rewritten whole above
             if top is not None and top in ents:
                 top = None
-        owner = z.owner
-        if type(owner) is Entity:
-            at = rows[owner.id]
-            for _, player, mv, _ in each:
-                if moved_top:
+            if old is not None or top is not None:  # the top flag moved, in the rows that show them seen
+                for _, _, mv, _ in each:
                     if old is not None and mv[rows[old.id]] == 0.0:
                         mv[rows[old.id] + at_top] = 0.0
                     if top is not None and mv[rows[top.id]] == 0.0:
                         mv[rows[top.id] + at_top] = 1.0
+        owner = z.owner
+        if type(owner) is Entity:
+            at = rows[owner.id]
+            for _, player, mv, _ in each:
                 if mv[at] == 0.0:
                     under = 0
                     for y in owner.zones.values():
@@ -334,11 +335,6 @@ def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
         size = len(items)
         sp = specials.get(z)
         for k, player, mv, _ in each:
-            if moved_top:
-                if old is not None and mv[rows[old.id]] == 0.0:
-                    mv[rows[old.id] + at_top] = 0.0
-                if top is not None and mv[rows[top.id]] == 0.0:
-                    mv[rows[top.id] + at_top] = 1.0
             mode = info[k][2]
             if sp:
                 mv[info[k][0]] = float(size - _seen_in(z, mode, player, sp))

@@ -312,9 +312,6 @@ class Runtime:
         if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
-            if face is None and not at_top and not self.move_watchers and type(zone.owner) is not Entity:
-                self._move_one(what, zone)  # the most common move, without the general loop
-                return
             items = (what,)
         elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
@@ -364,30 +361,6 @@ class Runtime:
             if self.move_watchers:
                 for watcher in self.move_watchers:
                     watcher(e, old, zone)
-
-    def _move_one(self, e: Entity, zone: Zone) -> None:
-        """`move` of one component to the bottom of `zone` (not a zone on a component), face up, with no move
-        watchers: what the loop in `move` does for it."""
-        self.version += 1
-        self.moves += 1
-        e.face_down = False
-        e.seen_by = None
-        old = e.zone
-        keys = self.ability_records.get(e.record_id)
-        if keys is not None:
-            counts = self.ability_moves
-            old_name = old.name if old is not None else None
-            for slot, where in keys:
-                if old_name in where or zone.name in where:
-                    counts[slot] += 1
-        if old is not None:
-            old.items.remove(e)
-            old.stamp += 1  # touch(old), the zone itself inline
-            if type(old.owner) is Entity:
-                touch(old.owner.zone)
-        zone.items.append(e)
-        e.zone = zone
-        zone.stamp += 1
 
     def _move_all(self, src: Zone, zone: Zone) -> None:
         """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
