@@ -248,7 +248,7 @@ def _decoded(encoder, tensor, state, player: int) -> list:
             key = (zone.name, "on")
             on = (1 + encoder.index[owner.id]) / n if can_see(owner, player) else -1.0
         else:
-            key = (zone.name, (owner - player) % state.players if isinstance(owner, int) else None)
+            key = (zone.name, owner if isinstance(owner, int) else None)  # seats are absolute
             on = 0.0
         if slot != encoder.slots.get(key, 0):
             wrong.append(f"{eid} encoded in slot {slot}, not where it lies ({zone.key})")

@@ -95,3 +95,27 @@ def test_pettingzoo_live_observation_is_the_full_encoding(name, players):
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
         steps += 1
     assert steps > 20
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+def test_information_state_tensor_is_the_observation_then_the_record(name, players):
+    """The information-state tensor: the observation (seats absolute, the observer named), then each component
+    the player has seen before, then each seat's decisions taken / 100."""
+    state = load_game(name, players=players, seed=6).new_initial_state()
+    enc = state.get_game().encoder
+    rng = random.Random(9)
+    for step in range(60):
+        if state.is_terminal():
+            break
+        if step % 7 == 0:
+            for p in range(players):
+                info = state.information_state_tensor(p)
+                assert info.shape == (enc.info_size,)
+                assert np.array_equal(info[:enc.size], _full(state, p))
+                assert info[enc.at_observer:enc.at_observer + players].tolist() == [float(q == p) for q in range(players)]
+                seen = info[enc.size:enc.size + len(enc.ids)]
+                assert {enc.ids[k] for k in np.flatnonzero(seen)} == set(state.line.seen[p])
+                taken = info[enc.size + len(enc.ids):]
+                assert np.allclose(taken, [t / 100 for t in state.line.taken])
+        state.apply_option(rng.randrange(len(state.line.decision.values)))
+    assert any(state.line.taken)

@@ -1,6 +1,9 @@
 """Fixed-size numeric observations of one player's view, for learning code (needs numpy).
 
-Observation tensor, in this order (every "seat" is counted from the observer, so "mine" is always slot 0):
+Seats are absolute (P1 is always seat 0) and the observer is named in the tensor: the same public fact reads
+the same in every seat's tensor, so a change is encoded once for all seats (`encoding_live`).
+
+Observation tensor, in this order:
 1. One row per component (sorted ids), `width` numbers:
    - slot 0: the observer does not see it (then the rest of the row is 0); else one of the zone slots:
      a game zone, a player's zone per seat, or a zone on components (by name: `units`, `garrison`);
@@ -10,10 +13,11 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
    - `face_down`: it lies face down (and the observer still knows it);
    - `picked`: the pending decision's answer so far names it (a multi-pick, or an option picked word by word);
    - `under`: how many components the observer cannot see lie in the zones on it;
-   - then its numeric, yes/no and player-valued component variables (players by seat from the observer).
+   - then its numeric, yes/no and player-valued component variables (a player as 1 + its seat).
 2. Per game zone and per player zone and seat: how many components lie there that the observer cannot see.
 3. The numeric, yes/no and player variables of the game, then of every seat.
-4. The pending decision: who answers (one-hot per seat) and whether it is secret; and, only when the
+4. The observer: one-hot per seat.
+5. The pending decision: who answers (one-hot per seat) and whether it is secret; and, only when the
    observer is the one answering (which question another player is asked may hang on what it holds,
    so it reads only "P2 decides", as in the strings): which question (one-hot over the game's
    questions, a last slot for the engine's own "which ability resolves first"), its kind (choose, menu,
@@ -22,28 +26,24 @@ Observation tensor, in this order (every "seat" is counted from the observer, so
 Information-state tensor: the observation, then per component whether the observer has seen it before
 (it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
 Everything is read through `views.can_see`: nothing the view does not show.
-Every number of a row is local to its component, its zone and what lies on it (no place counted through
-the zone): a move rewrites the rows of what moved and a few numbers of the two zones.
-`encode(..., session=)` is the same tensor kept up to date from the session's move and change watchers
-(`encoding_live`): the first read of a session starts every seat's tensor in one pass over the table;
-after that, whenever any seat reads, only the rows of components that moved, changed face, visibility or
-variables (or lie on such a component) are rewritten, in every seat's tensor at once, with the tops and
-counts of the zones they left or entered; a read is then one copy of the seat's array. Tests compare it
-with the full encoding at every step.
+`encode` here is the plain reading of the table, the reference; `encode(..., session=)` is the same tensor
+kept along the session (`encoding_live`), which tests compare with it at every step.
 """
 from __future__ import annotations
 
 import weakref
+from array import array
 
 import numpy as np
 
 from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
-from interpreter.agents.encoding_live import encode_live, getter, number as _number
+from interpreter.agents.encoding_live import encode_live, getter, number
 from interpreter.present.views import can_see
 
 KINDS = ("choose", "menu", "pick", "order")
 PER_COMPONENT = ("on", "top", "face_down", "picked", "under")
+ROW_CACHE = 50_000  # rows kept as bytes by what they show (`row`); past this many the cache starts again
 
 
 class Encoder:
@@ -54,13 +54,13 @@ class Encoder:
         self.space = space
         self.ids = sorted(content.entity_ids)
         self.index = {eid: k for k, eid in enumerate(self.ids)}
-        self.slots: dict = {}
+        self.slots: dict = {}  # (zone name, seat, None for the game's, or "on") -> its slot in a row
         self.counted: dict = {}  # (zone name, seat or None) -> its place in part 2
         for name, z in voc.zones.items():
             if z.scope == "player":
-                for rel in range(players):
-                    self.slots[(name, rel)] = len(self.slots) + 1
-                    self.counted[(name, rel)] = len(self.counted)
+                for seat in range(players):
+                    self.slots[(name, seat)] = len(self.slots) + 1
+                    self.counted[(name, seat)] = len(self.counted)
             elif z.scope == "game":
                 self.slots[(name, None)] = len(self.slots) + 1
                 self.counted[(name, None)] = len(self.counted)
@@ -77,59 +77,71 @@ class Encoder:
         self.n_questions = len(questions) + 1
         self.at_counts = len(self.ids) * self.width
         self.at_vars = self.at_counts + len(self.counted)
-        self.at_decision = self.at_vars + len(self.game_vars) + players * len(self.player_vars)
+        self.at_observer = self.at_vars + len(self.game_vars) + players * len(self.player_vars)
+        self.at_decision = self.at_observer + players
         self.at_picked = self.at_decision + players + self.n_questions + len(KINDS) + 2
-        # part 4's places: which question, its kind, secret, how many options
+        # part 5's places: which question, its kind, secret, how many options
         self.at_question = self.at_decision + players
         self.kind_at = {kind: self.at_question + self.n_questions + k for k, kind in enumerate(KINDS)}
         self.at_secret = self.at_question + self.n_questions + len(KINDS)
         self.at_options = self.at_secret + 1
         self.size = self.at_picked + (space.size if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
-        # for `encoding_live`: rows written at once (a component unseen, one seen in a zone slot), the variables'
-        # places in a row, and the variables of the game and of a seat read at once
-        unseen = np.zeros(self.width, np.float32)
-        unseen[0] = 1.0
-        self.unseen_row = memoryview(unseen)
-        self._ready: dict = {}
-        base = self.zone_width + len(PER_COMPONENT)
-        self.row_vars = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars)]
-        self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}  # where each component's row starts
-        self.on = {eid: (1 + k) / len(self.ids) for k, eid in enumerate(self.ids)}  # `on` naming each
+        # for `encoding_live`: where each component's row starts, `on` naming each, rows as bytes
+        self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}
+        self.on = {eid: (1 + k) / len(self.ids) for k, eid in enumerate(self.ids)}
+        self._row_cache: dict = {}
+        self.unseen_row = self.row(0, 0.0, False, False, 0, None)
+        # the word ids of components in the action space -> where their rows start (the `picked` mark)
+        self.word_rows = {} if space is None else {a: self.rows[w] for a, w in enumerate(space.words) if w in self.rows}
         # per kind of component: its variables' values read at once, and their places in a row (kinds without any
         # are left out)
+        base = self.zone_width + len(PER_COMPONENT)
         self.var_places: dict = {}
         for kind in voc.kinds:
-            own = [(at, name, t) for at, name, t in self.row_vars if name in _kind_vars(voc, kind)]
+            own = [(base + j, name, t) for j, (name, t) in enumerate(self.entity_vars) if name in _kind_vars(voc, kind)]
             if own:
                 names = [name for _, name, _ in own]
-                self.var_places[kind] = (getter(names), [(at, t) for at, _, t in own], names)
+                self.var_places[kind] = (getter(names), tuple((at, t) for at, _, t in own), names)
         self.game_getter = getter([name for name, _ in self.game_vars])
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
 
     def blank(self) -> np.ndarray:
-        """An observation with every component unseen and nothing else (for `encoding_live` to fill)."""
+        """Parts 1 to 3 with every component unseen and nothing else (for `encoding_live` to fill)."""
         out = np.zeros(self.size, np.float32)
         out[0:self.at_counts:self.width] = 1.0
         return out
 
-    def ready_row(self, slot: int) -> memoryview:
-        """The row of a component seen in a zone of this slot, before its own numbers (made once per slot)."""
-        found = self._ready.get(slot)
+    def row(self, slot: int, on: float, top: bool, face: bool, under: int, values) -> bytes:
+        """A component's row as bytes (float32): seen in a zone of `slot` (0: not seen, and nothing else), with
+        its variables' `values` (`var_places` of its kind). Rows repeat (a card of a kind in a zone), so each is
+        made once."""
+        key = (slot, on, top, face, under, values)
+        found = self._row_cache.get(key)
         if found is None:
-            row = np.zeros(self.width, np.float32)
-            row[slot] = 1.0
-            found = self._ready[slot] = memoryview(row)
+            r = array("f", bytes(4 * self.width))
+            r[slot] = 1.0
+            if slot:
+                zw = self.zone_width
+                r[zw] = on
+                r[zw + 1] = 1.0 if top else 0.0
+                r[zw + 2] = 1.0 if face else 0.0
+                r[zw + 4] = float(under)
+                if values is not None:
+                    for (at, t), x in zip(values[0], values[1]):
+                        r[at] = number(x, t)
+            if len(self._row_cache) >= ROW_CACHE:
+                self._row_cache.clear()
+            found = self._row_cache[key] = r.tobytes()
         return found
 
     # ------------------------------------------------------------ observation
     def encode(self, state, player: int, decision=None, to_act: int | None = None, picked=(),
-               out: np.ndarray | None = None, session=None, seen: dict | None = None) -> np.ndarray:
+               out: np.ndarray | None = None, session=None) -> np.ndarray:
         """The observation tensor of `player`. `picked`: word ids of the answer so far (the decider's own).
-        With `session` (whose state is `state`): kept from the last call for this session and player and
-        updated where the game changed since (`encoding_live`), a fresh array each call. `seen`, when given,
-        is filled for `encoding_live` in the same pass: id -> zone of each component seen."""
+        With `session` (whose state is `state`): kept along the session (`encoding_live`), a fresh array each
+        call; without, read from the table (the reference)."""
         if session is not None:
             found = encode_live(self, session.rt, player, decision, to_act, picked)
             if out is None:
@@ -138,106 +150,74 @@ class Encoder:
             return out
         out = np.zeros(self.size, np.float32) if out is None else out
         out.fill(0)
-        n, width, index, slots, counted = self.players, self.width, self.index, self.slots, self.counted
-        N = len(self.ids)
-        zw = self.zone_width
-        names = self.space.words if self.space is not None else None
-        picked_ids = {names[a] for a in picked} if names is not None and picked else ()
-        seen_rows, unseen_zones, at_, to_ = [], [], [], []
+        width, zw, slots, counted = self.width, self.zone_width, self.slots, self.counted
         out[0:self.at_counts:width] = 1.0  # "not seen", cleared below for each component seen
-        zones: dict = {}  # id(zone) -> (slot, on, face-up part seen, places of its items); computed once per zone
+        unseen: dict = {}  # zone -> how many of its components the observer cannot see
         for e in state.entities.values():
             zone = e.zone
             if zone is None:
                 continue
-            z = zones.get(id(zone))
-            if z is None:
-                owner = zone.owner
-                if type(owner) is Entity:
-                    z = (slots[(zone.name, "on")], (1 + index[owner.id]) / N if can_see(owner, player) else -1.0)
-                elif owner is None:
-                    z = (slots[(zone.name, None)], 0.0)
-                else:
-                    z = (slots[(zone.name, (owner - player) % n)], 0.0)
-                z = zones[id(zone)] = z + (None, None, [0])
-            if not can_see(e, player):  # the view's own rule, whatever the zone's visibility says
-                if not z[4][0]:
-                    unseen_zones.append(zone)
-                z[4][0] += 1
+            if not can_see(e, player):
+                unseen[zone] = unseen.get(zone, 0) + 1
                 continue
-            if seen is not None:
-                seen[e.id] = zone
-            row = index[e.id] * width
-            items = zone.items
-            # written at once below: numpy's item assignment costs more than the rest of the loop
-            at_.extend((row, row + z[0], row + zw, row + zw + 1))
-            to_.extend((0.0, 1.0, z[1], 1.0 if items[0] is e else 0.0))
-            if e.face_down:
-                at_.append(row + zw + 2)
-                to_.append(1.0)
-            if e.id in picked_ids:
-                at_.append(row + zw + 3)
-                to_.append(1.0)
-            seen_rows.append((row, e))
-        for zone in unseen_zones:
-            unseen = zones[id(zone)][4][0]
+            row = self.rows[e.id]
+            owner = zone.owner
+            if type(owner) is Entity:
+                slot, on = slots[(zone.name, "on")], self.on[owner.id] if can_see(owner, player) else -1.0
+            else:
+                slot, on = slots[(zone.name, owner)], 0.0
+            out[row] = 0.0
+            out[row + slot] = 1.0
+            out[row + zw] = on
+            out[row + zw + 1] = 1.0 if zone.items[0] is e else 0.0
+            out[row + zw + 2] = 1.0 if e.face_down else 0.0
+            found = self.var_places.get(e.kind)
+            if found is not None:
+                for (at, t), name in zip(found[1], found[2]):
+                    out[row + at] = number(e.vars.get(name), t)
+        for zone, k in unseen.items():
             owner = zone.owner
             if type(owner) is Entity:
                 if can_see(owner, player):
-                    out[index[owner.id] * width + zw + 4] += unseen
+                    out[self.rows[owner.id] + zw + 4] += k
             else:
-                key = (zone.name, None) if owner is None else (zone.name, (owner - player) % n)
-                out[self.at_counts + counted[key]] = unseen
-        if self.entity_vars:
-            evars = self.row_vars
-            for row, e in seen_rows:
-                v = e.vars
-                if v:
-                    for at, name, t in evars:
-                        x = v.get(name)
-                        if x is not None and x is not False and x != 0:  # 0 is what the row holds already
-                            at_.append(row + at)
-                            to_.append(_number(x, t, player, n))
-        if at_:
-            out[at_] = to_
-        self.tail(out, state, player, decision, to_act, picked)
+                out[self.at_counts + counted[(zone.name, owner)]] = k
+        out[self.at_vars:self.at_observer] = self.variables(state)
+        out[self.at_observer + player] = 1.0
+        if decision is not None and to_act is not None:
+            self.decision_part(out, player, decision, to_act, picked)
         return out
 
-    def tail(self, out, state, player: int, decision, to_act, picked, variables: bool = True) -> None:
-        """Parts 3 (variables of the game and the seats; left as they are unless `variables`) and 4 (the
-        pending decision, over zeros)."""
-        n = self.players
-        if variables:
-            gv = state.game_vars
-            values = [_number(gv.get(name), t, player, n) for name, t in self.game_vars]
-            for rel in range(n):
-                pv = state.player_vars[(player + rel) % n]
-                values.extend([_number(pv.get(name), t, player, n) for name, t in self.player_vars])
-            out[self.at_vars:self.at_decision] = values  # at once: numpy's item assignment costs more
-        for at, value in self.marks(player, decision, to_act, picked):
-            out[at] = value
+    def variables(self, state) -> list:
+        """Part 3: the game's variables, then each seat's."""
+        gv = state.game_vars
+        values = [number(gv.get(name), t) for name, t in self.game_vars]
+        for pv in state.player_vars:
+            values.extend([number(pv.get(name), t) for name, t in self.player_vars])
+        return values
 
-    def marks(self, player: int, decision, to_act, picked) -> list:
-        """Part 4 (the pending decision) as (place, value) pairs, over zeros."""
-        if decision is None or to_act is None:
-            return []
-        n, at = self.players, self.at_decision
+    def decision_part(self, out: np.ndarray, player: int, decision, to_act: int, picked) -> None:
+        """Part 5 (the pending decision), written over zeros; with the `picked` mark of each component the
+        answer so far names that the reader sees (its row already written)."""
+        out[self.at_decision + to_act] = 1.0
+        if decision.secret:
+            out[self.at_secret] = 1.0
         if to_act != player:
             # what another player is asked stays its own, as in the strings ("P2 decides"): which
             # question comes may hang on what it holds (an ability of a card in its hand)
-            if decision.secret:
-                return [(at + (to_act - player) % n, 1.0), (self.at_secret, 1.0)]
-            return [(at + (to_act - player) % n, 1.0)]
-        out = [(at, 1.0), (self.at_question + self.question_of(decision), 1.0)]
+            return
+        out[self.at_question + self.question_of(decision)] = 1.0
         kind = self.kind_at.get(decision.kind)
         if kind is not None:
-            out.append((kind, 1.0))
-        out.append((self.at_options, float(len(decision.values))))
-        if decision.secret:
-            out.append((self.at_secret, 1.0))
+            out[kind] = 1.0
+        out[self.at_options] = len(decision.values)
         if picked:
-            out.extend((self.at_picked + a, 1.0) for a in picked)
-        return out
+            word_rows, at_picked = self.word_rows, self.zone_width + 3
+            for a in picked:
+                out[self.at_picked + a] = 1.0
+                at = word_rows.get(a)
+                if at is not None and out[at] == 0.0:
+                    out[at + at_picked] = 1.0
 
     def question_of(self, decision) -> int:
         asked = decision.asked
@@ -255,9 +235,7 @@ class Encoder:
             index = self.index
             for eid in seen:
                 out[self.size + index[eid]] = 1.0
-        at = self.size + len(self.ids)
-        for rel in range(self.players):
-            out[at + rel] = decisions[(player + rel) % self.players] / 100.0
+        out[self.size + len(self.ids):] = [d / 100.0 for d in decisions]
         return out
 
 

@@ -1,20 +1,22 @@
 """The observation tensor of `encoding.Encoder` kept up to date along one session, for bots reading it at
 every step: rebuilding it over every component costs several times the engine's own step.
 
-The first read of a session starts every seat's tensor in one pass over the table (`_start`). From then on
-the runtime tells its move watchers about each move and its change watchers about every other change a
-row can show (a component's variable set, a shuffle, a reveal, `show`, a supposed move undone): the
-components and zones named are noted (each once). At the next read, by any seat, all seats' tensors take
-them in together (`_take_in`), so the work on a component (its zone, its face, its variables' values) is
-done once for every seat: every row is local (where the component lies, whether it is on top, its face,
-its variables), so only the components named are rewritten, each from a ready row per zone slot and a few
-numbers; then, per zone named, which component is on top and how many of its components each player
-cannot see (part 2, or the `under` of the component it lies on). Whether a player sees a component is the
-view's own rule (`views.can_see`), with each zone's part computed once per seat. A component that moved or
-changed carries what lies on it (whose it is, and whether the component it lies on is seen, may change with
-it); in a zone showing only its top, the old and new top are rewritten. The variables of the game and the
-seats and the pending decision are few: compared and rewritten for the seat read. A read is then one copy
-of that seat's array.
+Seats are absolute, so what every seat sees alike is kept once: a `base` tensor as a spectator sees the
+table (a player's hand unseen, a public zone seen), and per seat only where its view differs from it (its
+own hand's rows, a face-down token it still knows, how many cards of its hand it cannot see: none). A read
+of seat s is one copy of the base, s's few differing rows and numbers written over it, then the observer and
+the pending decision.
+
+The first read of a session builds the base from the whole table (`_start`). From then on the runtime tells
+its move watchers about each move and its change watchers about every other change a row can show (a
+component's variable set, a shuffle, a reveal, `show`, a supposed move undone): the components and zones
+named are noted, each once. At the next read (by any seat) they are taken in (`_take_in`): each row is
+local to its component (where it lies, whether it is on top, its face, what lies on it, its variables), so
+only the components named, the old and new tops of the zones named and what lies on a component named are
+rewritten; then, per zone named, how many of its components the spectator and each seat cannot see. Which
+seats may see a component otherwise than the spectator is known without asking each seat: the one holding
+the zone it lies in, where owner and others see that zone differently, and the one it was shown to (or who
+keeps knowing it face down); only those seats' rows are worked out, through the view's own `can_see`.
 """
 from __future__ import annotations
 
@@ -27,35 +29,28 @@ from interpreter.core.state import Entity, holder
 from interpreter.present.views import can_see
 from interpreter.runtime.lazyzones import ComponentZones
 
-_NONE: frozenset = frozenset()
-
-
-@dataclass
-class _Seat:
-    player: int
-    out: np.ndarray
-    mv: memoryview  # `out` written item by item (several times cheaper than numpy's item assignment)
-    picked: frozenset  # component ids marked "picked"
-    variables: int  # `_Live.variables` when part 3 was written
-    values: list  # the variables' values part 3 shows, per part (the game's, then each seat's)
-    marks: list = field(default_factory=list)  # the (place, value) pairs part 4 holds
+_NONE: tuple = ()
 
 
 @dataclass
 class _Live:
-    """What changed since the tensors followed were last brought up to date (all at once: the work on a
-    component, its zone and its variables is shared by the seats), and those tensors."""
+    """One session's base tensor, each seat's differences from it, and what changed since they were made."""
+    base: np.ndarray  # parts 1 to 3 as the spectator sees them (no observer, no decision)
+    bytes: memoryview  # `base` as bytes (a row is written as bytes at once)
+    mv: memoryview  # `base` as floats (a number written at once)
+    rows: list  # per seat: {where a row starts, in bytes: the row} where its row differs from the base
+    values: list  # per seat: {place: value} where a count differs from the base
+    row_seats: dict = field(default_factory=dict)  # row start (bytes) -> the seats holding a row there
+    value_seats: dict = field(default_factory=dict)  # place -> the seats holding a value there
     ents: dict = field(default_factory=dict)  # components changed (an ordered set)
     zones: dict = field(default_factory=dict)  # zones changed: left, entered, shuffled
-    seats: dict = field(default_factory=dict)  # player -> _Seat
-    variables: int = 0  # how many times variables of the game or the players changed
+    variables: bool = True  # did variables of the game or the players change?
+    shown: list = field(default_factory=list)  # part 3 as the base shows it
     loaded: set = field(default_factory=set)  # components anything was ever laid on (most never are)
     tops: dict = field(default_factory=dict)  # zone -> the component on its top when last looked (None: empty)
-    info: dict = field(default_factory=dict)  # zone -> per seat: (place in part 2 or None, ready row, mode or None)
-    dark: set = field(default_factory=set)  # zones no seat sees into
+    info: dict = field(default_factory=dict)  # zone -> `_zone`
     specials: dict = field(default_factory=dict)  # zone -> its components lying face down or shown to someone
     special_at: dict = field(default_factory=dict)  # such a component -> the zone it lies in
-    each: tuple = ()  # per followed seat, what `_take_in` writes through (made again when a seat's picks change)
 
     def moved(self, e, old, new) -> None:
         self.ents[e] = None
@@ -69,7 +64,7 @@ class _Live:
     def changed(self, what) -> None:
         for x in what:
             if x is None:
-                self.variables += 1
+                self.variables = True
             elif type(x) is Entity:
                 self.ents[x] = None
             else:
@@ -82,53 +77,41 @@ def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
     live = enc.live.get(rt)
     if live is None:
         live = enc.live[rt] = _start(enc, rt)
-    elif live.ents or live.zones:
-        _take_in(enc, live, live.ents, live.zones)
-        live.ents, live.zones = {}, {}
-    if picked:
-        names = enc.space.words if enc.space is not None else None
-        picked_ids = frozenset(names[a] for a in picked) if names is not None else _NONE
-    else:
-        picked_ids = _NONE
-    seat = live.seats[player]
-    if seat.picked != picked_ids:
-        entities = rt.state.entities
-        again = {entities[eid]: None for eid in seat.picked ^ picked_ids if eid in entities}
-        seat.picked = picked_ids
-        live.each = _each(live, live.seats.values())
-        _take_in(enc, live, again, {}, (seat,))
-    if seat.variables != live.variables:
-        seat.variables = live.variables
-        _variables(enc, seat, rt.state, player)
-    marks = enc.marks(player, decision, to_act, picked)
-    if marks != seat.marks:  # part 4: the last decision's marks cleared, this one's written
-        mv = seat.mv
-        for at, _ in seat.marks:
-            mv[at] = 0.0
-        for at, value in marks:
-            mv[at] = value
-        seat.marks = marks
-    return seat.out.copy()
+    elif live.ents or live.zones or live.variables:
+        _take_in(enc, live, rt.state)
+    out = live.base.copy()
+    rows = live.rows[player]
+    if rows:
+        ob = memoryview(out).cast("B")
+        w4 = 4 * enc.width
+        for at, row in rows.items():
+            ob[at:at + w4] = row
+    values = live.values[player]
+    if values:
+        for at, value in values.items():
+            out[at] = value
+    out[enc.at_observer + player] = 1.0
+    if decision is not None and to_act is not None:
+        enc.decision_part(out, player, decision, to_act, picked)
+    return out
 
 
 def _start(enc, rt) -> _Live:
-    """Every seat's tensor, from the whole table in one pass (`_take_in` over every component and zone: the
-    work on each is shared by the seats), then followed through the session's watchers."""
+    """The base and every seat's differences, from the whole table (`_take_in` over every component and
+    zone), then followed through the session's watchers."""
     state = rt.state
-    live = _Live()
-    ents = {e: None for e in state.entities.values() if e.zone is not None}
+    base = enc.blank()
+    live = _Live(base, memoryview(base).cast("B"), memoryview(base), [{} for _ in range(enc.players)],
+                 [{} for _ in range(enc.players)])
     zones = {z: None for z in _zones_with_items(state)}
     live.loaded = {z.owner for z in zones if type(z.owner) is Entity}
-    for player in range(enc.players):
-        out = enc.blank()
-        enc.tail(out, state, player, None, None, ())
-        live.seats[player] = _Seat(player, out, memoryview(out), _NONE, live.variables, _values(enc, state))
-    live.each = _each(live, live.seats.values())
     for z in zones:
-        if z not in live.info:
-            _zone(enc, live, z)
-    dark = live.dark  # rows start unseen: a component lying in the ordinary way where no seat sees is left so
-    _take_in(enc, live, {e: None for e in ents if e.zone not in dark or e.face_down or e.seen_by is not None}, zones)
+        _zone(enc, live, z)
+    # rows start unseen: a component lying face up where nobody sees (a deck) stays so, unless on top
+    live.ents = {e: None for e in state.entities.values()
+                 if e.zone is not None and (live.info[e.zone][6] != DARK or e.face_down or e.seen_by is not None)}
+    live.zones = zones
+    _take_in(enc, live, state)
     rt.move_watchers.append(live.moved)
     rt.change_watchers.append(live.changed)
     return live
@@ -148,47 +131,70 @@ def _zones_with_items(state):
 
 
 def _zone(enc, live: _Live, z) -> tuple:
-    """A zone as each followed seat's rows show it: its place in part 2 (None for a zone on a component),
-    the row of a component seen there (slot 0 clear, its slot set), and what of it the player sees ("all",
-    "top", "none"; None where that hangs on who holds the component it lies on)."""
+    """What a zone's rows and count need: (its slot in a row, its place in part 2 or None for a zone on a
+    component, what its owner sees, what others see, do they differ, the component it lies on or None,
+    its kind (DARK, OPEN, MINE, OTHER), what the spectator sees, its owner's seat or None, and the list of
+    seats `_mine` notes)."""
     owner = z.owner
     owner_sees, others_see = z.visibility
-    out = []
-    for seat in live.seats.values():
-        player = seat.player
-        if type(owner) is Entity:
-            slot, count = enc.slots[(z.name, "on")], None
+    varies = owner_sees != others_see
+    if type(owner) is Entity:
+        slot, count, on, kind = enc.slots[(z.name, "on")], None, owner, OTHER
+    else:
+        key = (z.name, owner)
+        slot, count, on = enc.slots[key], enc.at_counts + enc.counted[key], None
+        if not varies:
+            kind = DARK if owner_sees == "none" else OPEN if owner_sees == "all" else OTHER
         else:
-            key = (z.name, None) if owner is None else (z.name, (owner - player) % enc.players)
-            slot, count = enc.slots[key], enc.at_counts + enc.counted[key]
-        if owner_sees == others_see:
-            mode = owner_sees
-        elif type(owner) is Entity:
-            mode = None
-        else:
-            mode = owner_sees if owner == player else others_see
-        out.append((count, enc.ready_row(slot), mode))
-    found = live.info[z] = tuple(out)
-    if all(mode == "none" for _, _, mode in out):
-        live.dark.add(z)
+            kind = MINE if owner is not None and owner_sees == "all" and others_see == "none" else OTHER
+    found = live.info[z] = (slot, count, owner_sees, others_see, varies, on, kind, others_see,
+                            owner if type(owner) is int else None, [owner])
     return found
 
 
-def _carry(e, ents: dict, zones: dict, loaded: set) -> None:
-    """What lies on a component that moved or changed: rewritten with it (its holder, and whether the
-    component it lies on is seen, may have changed), and those zones' counts."""
+def _holder_of(z):
+    """The seat whose view of a zone is its owner's (None: nobody's)."""
+    owner = z.owner
+    return holder(owner) if type(owner) is Entity else owner
+
+
+def _seats_apart(e, live: _Live) -> tuple:
+    """The seats that may see `e` otherwise than the spectator: the one it was shown to (or who still knows
+    it face down), and the holder of its zone where owner and others see that zone differently."""
+    seen_by = e.seen_by
+    out = (seen_by,) if seen_by is not None and seen_by >= 0 else _NONE
+    z = e.zone
+    if z is not None:
+        info = live.info.get(z)
+        if info is None or info[4]:
+            who = _holder_of(z)
+            if who is not None and who not in out:
+                out += (who,)
+    return out
+
+
+def _under(e, viewer) -> int:
+    """How many components lying in the zones on `e` `viewer` cannot see."""
+    n = 0
+    for y in e.zones.values():
+        for x in y.items:
+            if not can_see(x, viewer):
+                n += 1
+    return n
+
+
+def _carry(e, ents: dict, loaded: set) -> None:
+    """What lies on a component that moved or changed: rewritten with it (whose it is, and whether the
+    component it lies on is seen, may have changed)."""
     for z in e.zones.values():
-        if not z.items:
-            continue
-        zones[z] = None
         for x in z.items:
             if x not in ents:
                 ents[x] = None
                 if x in loaded:
-                    _carry(x, ents, zones, loaded)
+                    _carry(x, ents, loaded)
 
 
-def _seen_in(z, mode: str, player: int, specials) -> int:
+def _seen_in(z, mode: str, player, specials) -> int:
     """How many of a zone's components `player` sees: what its mode shows of components lying there in the
     ordinary way, corrected by those lying face down or shown to someone (`specials`: the view decides)."""
     items = z.items
@@ -204,153 +210,218 @@ def _seen_in(z, mode: str, player: int, specials) -> int:
     return seen
 
 
-def _take_in(enc, live: _Live, ents: dict, zones: dict, seats=None) -> None:
-    """The rows of these components, and the tops and counts of these zones, in every followed seat's tensor
-    (or only in `seats`). Whether a row shows its component seen is read from the row itself (slot 0); how
-    many of a zone's components a seat sees, from the zone's mode for that seat and its few components lying
-    face down or shown (`_Live.specials`)."""
-    loaded, tops, specials, special_at = live.loaded, live.tops, live.specials, live.special_at
-    if loaded:
-        for e in loaded.intersection(ents):
-            _carry(e, ents, zones, loaded)
-    for z in list(zones):
-        if "top" in z.visibility:  # which one is seen there may have changed: the old and the new top
-            if z.items:
-                ents[z.items[0]] = None
-            old = tops.get(z)
-            if old is not None:
-                ents[old] = None
-    rows, width, zw, n, on_of, var_places = enc.rows, enc.width, enc.zone_width, enc.players, enc.on, enc.var_places
-    unseen = enc.unseen_row
-    at_on, at_top, at_face, at_picked, at_under = zw, zw + 1, zw + 2, zw + 3, zw + 4
-    infos, dark = live.info, live.dark
-    each = live.each if seats is None else _each(live, seats)
+DARK, OPEN, MINE, OTHER = range(4)  # kinds of zones: nobody sees in; all see in; only its owner does; any other
+
+
+def _take_in(enc, live: _Live, state) -> None:
+    """The rows of the components noted, and the counts of the zones noted, in the base and in the seats'
+    differences. Most components lie face up in a zone of the game or of a player that all, none or only its
+    owner see into, and nothing lies on them: their rows are written straight from the zone's kind; the others
+    go through the view (`_row`)."""
+    ents, zones = live.ents, live.zones
+    live.ents, live.zones = {}, {}
+    zones.pop(None, None)
+    specials, special_at, loaded, tops, infos = live.specials, live.special_at, live.loaded, live.tops, live.info
+    # components lying face down or shown to someone, counted by the view: kept per zone
     for e in ents:
-        z = e.zone
-        row = rows[e.id]
-        special = z is not None and (e.face_down or e.seen_by is not None)
-        was = special_at.get(e)
-        if special and was is not z or not special and was is not None:  # the few counted by the view
-            if was is not None:
-                specials[was].discard(e)
-                zones[was] = None
-            if special:
-                special_at[e] = z
-                specials.setdefault(z, set()).add(e)
-                zones[z] = None
-            else:
-                del special_at[e]
-        elif special:
-            zones[z] = None  # its face or who it is shown to may have changed
-        # out of every zone, or in a zone nobody sees into (a deck) in the ordinary way: unseen by every seat
-        if z is None or not special and z in dark:
-            for _, _, mv, _ in each:
-                if mv[row] == 0.0:
-                    mv[row:row + width] = unseen
-            continue
+        if e.face_down or e.seen_by is not None or e in special_at:
+            _special(live, e, zones)
+    # per zone: how many of its components the spectator and each seat cannot see; its old and new tops (their
+    # `top` flag, and in a zone showing its top whether they are seen); the component it lies on (its `under`)
+    mv, seat_values, value_seats = live.mv, live.values, live.value_seats
+    for z in zones:
         info = infos.get(z)
         if info is None:
             info = _zone(enc, live, z)
-        top = z.items[0] is e
-        face = e.face_down
-        found = var_places.get(e.kind)
-        values = None
-        if found is not None:
-            try:
-                values = found[0](e.vars)
-            except KeyError:  # a variable not set: none
-                values = tuple(e.vars.get(name) for name in found[2])
-            if not any(values):
-                values = None
-        eid = e.id
-        for k, player, mv, picked in each:
-            count, ready, mode = info[k]
-            if special:
-                sees = can_see(e, player)
-            elif mode == "all":
-                sees = True
-            elif mode == "none":
-                sees = False
-            elif mode is None:
-                owner_sees, others_see = z.visibility
-                mode = owner_sees if holder(z.owner) == player else others_see
-                sees = mode == "all" or (mode == "top" and top)
-            else:
-                sees = top
-            if not sees:
-                if mv[row] == 0.0:
-                    mv[row:row + width] = unseen
-                continue
-            mv[row:row + width] = ready
-            if count is None:  # a zone on a component: which one
-                owner = z.owner
-                mv[row + at_on] = on_of[owner.id] if can_see(owner, player) else -1.0
-            if top:
-                mv[row + at_top] = 1.0
-            if face:
-                mv[row + at_face] = 1.0
-            if eid in picked:
-                mv[row + at_picked] = 1.0
-            if values is not None:
-                for (at, t), x in zip(found[1], values):
-                    if x is not None and x is not False and x != 0:
-                        mv[row + at] = number(x, t, player, n)
-        if e in loaded:
-            for x in e.zones.values():
-                if x.items:
-                    zones[x] = None  # its `under`, written below
-    for z in zones:  # the top of each zone named, and how many of its components each player cannot see
         items = z.items
         top = items[0] if items else None
         old = tops.get(z)
-        moved_top = old is not top
-        if moved_top:
+        kind = info[6]
+        sp = specials.get(z)
+        if old is not top:
             tops[z] = top
-            if old is not None and (old in ents or old.zone is not z):
-                old = None  # rewritten whole above
-            if top is not None and top in ents:
-                top = None
-            if old is not None or top is not None:  # the top flag moved, in the rows that show them seen
-                for _, _, mv, _ in each:
-                    if old is not None and mv[rows[old.id]] == 0.0:
-                        mv[rows[old.id] + at_top] = 0.0
-                    if top is not None and mv[rows[top.id]] == 0.0:
-                        mv[rows[top.id] + at_top] = 1.0
-        owner = z.owner
-        if type(owner) is Entity:
-            at = rows[owner.id]
-            for _, player, mv, _ in each:
-                if mv[at] == 0.0:
-                    under = 0
-                    for y in owner.zones.values():
-                        if y.items:
-                            owner_sees, others_see = y.visibility
-                            mode = owner_sees if holder(owner) == player else others_see
-                            under += len(y.items) - _seen_in(y, mode, player, specials.get(y))
-                    mv[at + at_under] = float(under)
+            if kind != DARK or sp:  # in the dark, a top shows nothing
+                if old is not None:
+                    ents[old] = None
+                if top is not None:
+                    ents[top] = None
+        place = info[1]
+        if place is None:  # a zone on a component: counted in its row (`under`)
+            ents[z.owner] = None
+            loaded.add(z.owner)
+            continue
+        if sp or kind == OTHER:
+            _count(live, z, info, place, sp)
+        elif kind == MINE:  # its owner sees them all
+            mv[place] = float(len(items))
+            if value_seats.get(place) is not info[9]:
+                _mine(live, info, place)
+        else:
+            mv[place] = float(len(items)) if kind == DARK else 0.0
+            if place in value_seats:  # seats that counted otherwise while something was face down or shown
+                for s in value_seats.pop(place):
+                    del seat_values[s][place]
+    if loaded:
+        for e in loaded.intersection(ents):
+            _carry(e, ents, loaded)
+    # the rows
+    rows_at, var_places, row = enc.rows, enc.var_places, enc.row
+    unseen, w4 = enc.unseen_row, 4 * enc.width
+    bb, seat_rows, row_seats = live.bytes, live.rows, live.row_seats
+    for e in ents:
+        at = 4 * rows_at[e.id]
+        if at in row_seats:
+            for s in row_seats.pop(at):
+                del seat_rows[s][at]
+        z = e.zone
+        if z is None:
+            bb[at:at + w4] = unseen
             continue
         info = infos.get(z)
         if info is None:
             info = _zone(enc, live, z)
-        size = len(items)
-        sp = specials.get(z)
-        for k, player, mv, _ in each:
-            mode = info[k][2]
-            if sp:
-                mv[info[k][0]] = float(size - _seen_in(z, mode, player, sp))
-            elif mode == "all":
-                mv[info[k][0]] = 0.0
-            elif mode == "none":
-                mv[info[k][0]] = float(size)
+        kind = info[6]
+        if kind == OTHER or e.face_down or e.seen_by is not None or e in loaded:
+            _row(enc, live, e, z, info, at)
+        elif kind == DARK:
+            bb[at:at + w4] = unseen
+        else:
+            found = var_places.get(e.kind)
+            if found is None:
+                mine = row(info[0], 0.0, z.items[0] is e, False, 0, None)
             else:
-                mv[info[k][0]] = float(size - 1) if size else 0.0
+                try:
+                    raw = found[0](e.vars)
+                except KeyError:  # a variable not set: none
+                    raw = tuple(e.vars.get(name) for name in found[2])
+                mine = row(info[0], 0.0, z.items[0] is e, False, 0, (found[1], raw))
+            if kind == OPEN:
+                bb[at:at + w4] = mine
+            else:  # MINE: its owner's alone
+                bb[at:at + w4] = unseen
+                seat_rows[info[8]][at] = mine
+                row_seats[at] = (info[8],)
+    # the variables of the game and the players, where they differ from what the base shows
+    if live.variables:
+        live.variables = False
+        _variables(enc, live, state)
 
 
-def _each(live: _Live, seats) -> tuple:
-    """Per seat: its place in each zone's info, and what is written through (looked up once per call, not
-    per component)."""
-    order = list(live.seats.values())
-    return tuple((order.index(seat), seat.player, seat.mv, seat.picked) for seat in seats)
+def _special(live: _Live, e, zones: dict) -> None:
+    """Note a component lying face down or shown to someone (or no longer so) with its zone, whose counts
+    then ask the view."""
+    specials, special_at = live.specials, live.special_at
+    z = e.zone
+    special = z is not None and (e.face_down or e.seen_by is not None)
+    was = special_at.get(e)
+    if was is not z:
+        if was is not None:
+            specials[was].discard(e)
+            zones[was] = None
+        if special:
+            special_at[e] = z
+            specials.setdefault(z, set()).add(e)
+        else:
+            del special_at[e]
+    if z is not None:
+        zones[z] = None  # its face, or who it is shown to, may have changed
+
+
+def _variables(enc, live: _Live, state) -> None:
+    mv = live.mv
+    now = _values(enc, state)
+    was = live.shown or [None] * len(now)
+    live.shown = now
+    for part, (values, old) in enumerate(zip(now, was)):
+        if values == old:
+            continue
+        if part == 0:
+            at, types = enc.at_vars, enc.game_vars
+        else:
+            at, types = enc.at_vars + len(enc.game_vars) + (part - 1) * len(enc.player_vars), enc.player_vars
+        for k, x in enumerate(values):
+            if old is None or x != old[k] or type(x) is not type(old[k]):
+                mv[at + k] = number(x, types[k][1])
+
+
+def _row(enc, live: _Live, e, z, info: tuple, at: int) -> None:
+    """A component's row through the view: as the spectator sees it in the base, and for the few seats that
+    may see it otherwise (`_seats_apart`: of it, of the component it lies on, of what lies on it) where
+    they do."""
+    loaded, on_of, row, unseen = live.loaded, enc.on, enc.row, enc.unseen_row
+    face = e.face_down
+    top = z.items[0] is e
+    found = enc.var_places.get(e.kind)
+    values = None
+    if found is not None:
+        try:
+            raw = found[0](e.vars)
+        except KeyError:  # a variable not set: none
+            raw = tuple(e.vars.get(name) for name in found[2])
+        values = (found[1], raw)
+    on_entity = info[5]
+    if can_see(e, None):
+        on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, None) else -1.0)
+        spectator = row(info[0], on, top, face, _under(e, None) if e in loaded else 0, values)
+    else:
+        spectator = unseen
+    live.bytes[at:at + 4 * enc.width] = spectator
+    apart = _seats_apart(e, live)
+    if on_entity is not None:
+        apart += tuple(s for s in _seats_apart(on_entity, live) if s not in apart)
+    if e in loaded:
+        for y in e.zones.values():
+            for x in y.items:
+                apart += tuple(s for s in _seats_apart(x, live) if s not in apart)
+    differ = []
+    for s in apart:
+        if can_see(e, s):
+            on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, s) else -1.0)
+            mine = row(info[0], on, top, face, _under(e, s) if e in loaded else 0, values)
+        else:
+            mine = unseen
+        if mine != spectator:
+            live.rows[s][at] = mine
+            differ.append(s)
+    if differ:
+        live.row_seats[at] = differ
+
+
+def _count(live: _Live, z, info: tuple, place: int, sp) -> None:
+    """How many of a zone's components the spectator cannot see, and each seat that may count otherwise (its
+    owner, and those its face-down or shown components are known to)."""
+    had = live.value_seats.pop(place, None)
+    if had is not None:
+        for s in had:
+            del live.values[s][place]
+    size = len(z.items)
+    spectator = size - _seen_in(z, info[7], None, sp)
+    live.mv[place] = float(spectator)
+    apart = (info[8],) if info[4] and info[8] is not None else ()
+    if sp:
+        for x in sp:
+            if x.seen_by is not None and x.seen_by >= 0 and x.seen_by not in apart:
+                apart += (x.seen_by,)
+    differ = []
+    for s in apart:
+        mode = info[2] if info[4] and info[8] == s else info[3]
+        mine = size - _seen_in(z, mode, s, sp)
+        if mine != spectator:
+            live.values[s][place] = float(mine)
+            differ.append(s)
+    if differ:
+        live.value_seats[place] = differ
+
+
+def _mine(live: _Live, info: tuple, place: int) -> None:
+    """A zone only its owner sees into, with nothing face down or shown: its owner sees all of it (0 unseen),
+    noted with the zone's own list of seats (`info[9]`), by which the next change knows it is so."""
+    had = live.value_seats.pop(place, None)
+    if had is not None:
+        for s in had:
+            del live.values[s][place]
+    live.values[info[8]][place] = 0.0
+    live.value_seats[place] = info[9]
 
 
 def getter(names: list):
@@ -364,6 +435,7 @@ def getter(names: list):
 
 
 def _values(enc, state) -> list:
+    """The game's and the players' variables as part 3 shows them, as they are (compared before writing)."""
     try:
         return [enc.game_getter(state.game_vars)] + [enc.seat_getter(pv) for pv in state.player_vars]
     except KeyError:  # a variable not set (yet): none
@@ -371,30 +443,12 @@ def _values(enc, state) -> list:
         return [game] + [tuple(pv.get(name) for name, _ in enc.player_vars) for pv in state.player_vars]
 
 
-def _variables(enc, seat: _Seat, state, player: int) -> None:
-    """Part 3 where the game's and the players' variables differ from what it shows."""
-    values = _values(enc, state)
-    old = seat.values
-    seat.values = values
-    n, mv = enc.players, seat.mv
-    for part, (now, was) in enumerate(zip(values, old)):
-        if now == was:
-            continue
-        if part == 0:
-            at, types = enc.at_vars, enc.game_vars
-        else:
-            at, types = enc.at_vars + len(enc.game_vars) + ((part - 1 - player) % n) * len(enc.player_vars), enc.player_vars
-        for k, (x, y) in enumerate(zip(now, was)):
-            if x != y or type(x) is not type(y):
-                mv[at + k] = number(x, types[k][1], player, n)
-
-
-def number(value, t: str, player: int, n: int) -> float:
-    """Numbers as they are, yes/no as 1/0, a player as 1 + its seat counted from the observer, none as 0."""
+def number(value, t: str) -> float:
+    """Numbers as they are, yes/no as 1/0, a player as 1 + its seat, none as 0."""
     if value is None or isinstance(value, Entity):
         return 0.0
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int):
-        return float(1 + (value - player) % n) if t == "player" else float(value)
+        return float(1 + value) if t == "player" else float(value)
     return 0.0

@@ -42,6 +42,7 @@ from dsl.loader import MANIFEST
 from dsl.yaml_records import load_yaml
 from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
+from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line, sample, shown_label
 from interpreter.core.decisions import player_label
 from interpreter.present.views import can_see
@@ -225,8 +226,8 @@ class RulesState(pyspiel.State):
         return self._legal_actions(self.current_player() if player is None else player)
 
     def _legal_actions(self, player):
-        d = self.line.decision
-        if d is None or player != self.line.to_act():
+        d = (self.line._session or self.line.session).pending
+        if d is None or player != (d.player if d.player is not None else 0):
             return []
         picker = self.options()
         if picker is not None:
@@ -292,18 +293,19 @@ class RulesState(pyspiel.State):
         return self.observation_array(self.current_player() if player is None else player)
 
     def observation_array(self, player: int) -> np.ndarray:
-        line, enc = self.line, self.get_game().encoder
-        session = line.session
+        session = self.line._session or self.line.session
         d = session.pending
-        return enc.encode(session.state, player, d, None if d is None else line.to_act(), self.picked(player),
-                          session=session)
+        to_act = None if d is None else d.player if d.player is not None else 0
+        picked = self.picked(player) if to_act == player else ()  # the decider's own
+        return encode_live(self.get_game().encoder, session.rt, player, d, to_act, picked)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player
         line, enc = self.line, self.get_game().encoder
         seen = line.seen[player] if line.seen is not None else None
         return enc.encode_info(line.session.state, player, seen, line.taken, decision=line.decision,
-                               to_act=None if line.finished else line.to_act(), picked=self.picked(player))
+                               to_act=None if line.finished else line.to_act(), picked=self.picked(player),
+                               session=line.session)
 
     def observation_string(self, player=None):
         return self.line.observation(self.current_player() if player is None else player)
