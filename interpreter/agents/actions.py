@@ -78,6 +78,14 @@ class ActionSpace:
                         out.append(found)
                         continue
                 else:
+                    head = ids.get(option[0])
+                    if head is not None and len(option[1]) == 1 and not option[2]:  # most: a name and a component
+                        v = bound[option[1][0]]
+                        if type(v) is Entity and v.id in components:
+                            w = v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}")
+                            if w in ids:
+                                out.append((head, ids[w]))
+                                continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
                         v = bound[j]

@@ -29,6 +29,7 @@ from pettingzoo import AECEnv
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
+from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line
 from interpreter.core.decisions import player_label
 from interpreter.present.views import can_see
@@ -118,14 +119,17 @@ class RulesEnv(AECEnv):
     def _legal(self, action: int) -> bool:
         if self.fixed:
             return action in self.legal_actions()
-        return 0 <= action < len(self.legal_actions())  # the options' indices (and at most max_actions)
+        n = len(self.line.decision.values)  # the options' indices (and at most max_actions)
+        if n > self.max_actions:
+            self.legal_actions()  # says so
+        return 0 <= action < n
 
     def observe(self, agent):
         seat = self._seat[agent]
         line = self.line
         to_act = None if line.finished else line.to_act()
         mask = np.zeros(self.max_actions, np.int8)
-        picked = []
+        picked = ()
         if to_act == seat:
             if self.fixed:
                 mask[self.legal_actions()] = 1
@@ -135,7 +139,7 @@ class RulesEnv(AECEnv):
                 if line.picked:
                     picked = self._picked(seat)
         session = line.session
-        return {"observation": self.encoder.encode(session.state, seat, session.pending, to_act, picked, session=session),
+        return {"observation": encode_live(self.encoder, session.rt, seat, session.pending, to_act, picked),
                 "action_mask": mask}
 
     def _picked(self, seat: int) -> list[int]:
