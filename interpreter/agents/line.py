@@ -134,8 +134,8 @@ class Line:
         state = new_state(self.game, self.players, self.seed, self.variants)
         if self.draw is not None:
             state.rng = Dealer(state.rng, self.draw)
-        # the line keeps its own labels where it needs them (its record): the session's are never read
-        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False)
+        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False,
+                          keep_labels=False)  # the line keeps its own labels (its record); the session's go unread
         record = not self._recorded and not self._lazy
         session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
