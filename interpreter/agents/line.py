@@ -131,11 +131,11 @@ class Line:
         return new
 
     def _replay(self) -> Session:
+        """The engine, set up and given the answers again (its labels go unread: the line keeps its own)."""
         state = new_state(self.game, self.players, self.seed, self.variants)
         if self.draw is not None:
             state.rng = Dealer(state.rng, self.draw)
-        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False,
-                          keep_labels=False)  # the line keeps its own labels (its record); the session's go unread
+        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False)
         record = not self._recorded and not self._lazy
         session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
@@ -179,8 +179,7 @@ class Line:
         new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
         new._lazy = self._lazy
         new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
-        new._labels, new.taken = list(self._labels), list(self.taken)
-        new.picked = list(self.picked)
+        new._labels, new.taken, new.picked = list(self._labels), list(self.taken), list(self.picked)
         new._seen = None if self._seen is None else [dict(s) for s in self._seen]
         new._recorded = True
         new._cache = dict(self._cache)
