@@ -1,6 +1,7 @@
 """What the engine keeps between events reads as what it would find afresh: the active card abilities per
 (kind, event) (Resolver.active_abilities, kept until a component with such abilities moves from or to a zone
-where they work), and components' zones made when first read (runtime.lazyzones)."""
+where they work), components' zones made when first read (runtime.lazyzones), and the answers' labels made
+when read (Session.labels)."""
 from __future__ import annotations
 
 import random
@@ -9,6 +10,7 @@ from interpreter.runtime import Session
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.lazyzones import ComponentZones
 from interpreter.runtime.start import build_state, new_state
+from tiny_game import tiny_game
 
 
 def _fresh(res, entry) -> list:
@@ -84,3 +86,56 @@ def test_a_copy_keeps_unmade_zones_unmade_and_made_ones_its_own():
         session.answer(pick)
         copy.answer(pick)
     assert copy.state.to_json() == session.state.to_json()
+
+
+# A map chosen and then changed (its label would read the change), a list of choices that shrinks after each answer
+# (choose order), a menu option showing a map changed after it is chosen, players.
+LABELS = """
+procedure play():
+    let a = {}
+    a[1] = 2
+    choose pick in [a, {}] by players[0] ask "Which?"
+    pick[3] = 4
+    choose order of [c in pile] as order by players[1] ask "Order?"
+    choose by players[0] ask "Menu":
+        take(u, n) for u in pile, n in [a] ask "take {u}":
+            n[7] = 8
+        keep(u) for u in pile ask "keep {u}":
+            log "{u}"
+    choose q in players by players[0] ask "Who?"
+    choose c in pile by q ask "Which card?"
+"""
+
+
+def _labels_as_answered(session, rng) -> list:
+    """Play on, each answer's label made as it is given (the labels' order and text a log must keep)."""
+    eager = []
+    while session.pending is not None:
+        i = rng.randrange(len(session.pending.values))
+        eager.append(session.pending.label(i))
+        session.answer(i)
+    return eager
+
+
+def test_labels_made_when_read_are_those_of_the_answers_as_given(tmp_path):
+    game = load_compiled(str(tiny_game(tmp_path, rules=LABELS)))
+    seen = []
+    for seed in range(12):
+        session = Session(game, 2, seed)
+        eager = _labels_as_answered(session, random.Random(seed))
+        assert session.labels == eager
+        seen += eager
+    # a map answered reads as it was when chosen, not as changed since
+    assert "{1: 2}" in seen and any(x.startswith("take ") for x in seen) and not any("7: 8" in x for x in seen)
+    for name, players in (("btwixt", 4), ("kings_bounty", 3)):
+        session = Session(load_compiled(name), players, 1)
+        rng = random.Random(1)
+        eager = _labels_as_answered(session, rng) if name == "btwixt" else []
+        if name == "kings_bounty":  # read part-way too: the labels so far, then on
+            for _ in range(20):
+                i = rng.randrange(len(session.pending.values))
+                eager.append(session.pending.label(i))
+                session.answer(i)
+            assert session.labels == eager
+            eager += _labels_as_answered(session, rng)
+        assert session.labels == eager and len(eager) == len(session.history)

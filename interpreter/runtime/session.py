@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
-from interpreter.codegen.library import _what
-from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
+from interpreter.codegen.library import MenuChoice, _what
+from interpreter.core.decisions import Decision, IllegalDecision, Question, Told, label_of, player_label
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
 from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
@@ -438,7 +438,9 @@ class Session:
         self.rt = Runtime(game, self.state, account, [] if trace else None)
         self.rt.reader = reader
         self.history: list[int] = []
-        self.labels: list[str] = []
+        self._labels: list[str] = []  # the answers' labels made so far (`labels`)
+        # the answers after those: (value, players flag) of each, labelled when read, or a label made at once
+        self._unlabelled: list = []
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.error: Diagnostic | None = None
@@ -486,8 +488,29 @@ class Session:
         self.history.append(index)
         self.rt.decisions = len(self.history)
         if self.keep_labels:
-            self.labels.append(self.pending.label(index))
+            # the answer's label is made when `labels` is read (most games never read them), from the value itself
+            # (a decision's list of values may change after the answer); a value whose label could change by then
+            # (a map) is labelled now
+            value = pending.values[index]
+            if pending._labels is None and (type(value) in _SETTLED or (type(value) is MenuChoice and _settled(value))):
+                self._unlabelled.append((value, pending.players))
+            else:
+                self._unlabelled.append(pending.label(index))  # the label itself, in its place
         self._advance(index)
+
+    @property
+    def labels(self) -> list[str]:
+        """The labels of the answers so far, in order (what a log records with each index)."""
+        if self._unlabelled:
+            self._labels += [x if type(x) is str else (player_label(x[0]) if x[1] else label_of(x[0]))
+                             for x in self._unlabelled]
+            self._unlabelled = []
+        return self._labels
+
+    @labels.setter
+    def labels(self, labels: list[str]) -> None:
+        self._labels = labels
+        self._unlabelled = []
 
     def _advance(self, answer) -> None:
         try:
@@ -526,6 +549,19 @@ class Session:
                 span = found
             tb = tb.tb_next
         return span
+
+
+# values whose label never changes (a component's id, a zone's name and owner, a number, a text)
+_SETTLED = frozenset({Entity, Zone, int, str, bool, type(None)})
+
+
+def _settled(choice: MenuChoice) -> bool:
+    """Does a menu option's label never change: do the values it shows all have settled labels?"""
+    bound = choice.bound
+    for j in choice.option[1]:
+        if type(bound[j]) not in _SETTLED:
+            return False
+    return True
 
 
 # Python's names for the kinds of values, in the words of the rules language

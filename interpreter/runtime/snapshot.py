@@ -502,7 +502,8 @@ def _copy_session(session):
     cp = Copier(resumer)
     new = type(session).__new__(type(session))
     for k, v in session.__dict__.items():  # game, flags, result, error: as they are; lists and the rest mapped
-        new.__dict__[k] = v if k in ("game", "state", "rt", "pending", "_gen", "result", "error") else cp.value(v)
+        new.__dict__[k] = v if k in ("game", "state", "rt", "pending", "_gen", "result", "error", "_labels", "_unlabelled") \
+            else cp.value(v)
     new.state = cp.state(session.state)
     new.rt = cp.runtime(session.rt, new.state)
     new.history = list(session.history)
