@@ -7,7 +7,7 @@ import random
 import pytest
 
 from interpreter.runtime import Session
-from interpreter.core.state import State
+from interpreter.core.state import State, shuffle_items
 from interpreter.present.views import view
 
 
@@ -226,3 +226,21 @@ def test_face_down_among_face_up_cards(kb):
     rt.move(b, state.zone("discard"), False, "down")
     assert view(state, 1)["zones"]["discard"] == ["obelisk_1_1", None]
     assert view(state, 0)["zones"]["discard"] == ["obelisk_1_1", "obelisk_1_2"]
+
+
+def test_shuffle_items_draws_as_random_shuffle_does():
+    """The inline shuffle of a plain random.Random leaves the list and the generator as Random.shuffle does."""
+    for seed in range(6):
+        for n in list(range(40)) + [64, 65, 109, 200, 257]:
+            mine, theirs = random.Random(seed * 1000 + n), random.Random(seed * 1000 + n)
+            a, b = list(range(n)), list(range(n))
+            shuffle_items(mine, a)
+            theirs.shuffle(b)
+            assert a == b and mine.getstate() == theirs.getstate()
+
+    class Own(random.Random):  # a generator of its own kind keeps its own shuffle
+        def shuffle(self, x):
+            x.reverse()
+    items = [1, 2, 3]
+    shuffle_items(Own(1), items)
+    assert items == [3, 2, 1]

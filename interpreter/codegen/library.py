@@ -12,7 +12,7 @@ from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part o
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import EVERYONE, Entity, Zone, holder, touch
+from interpreter.core.state import EVERYONE, Entity, Zone, holder, shuffle_items, touch
 
 
 # ---------------------------------------------------------------- collections
@@ -310,7 +310,7 @@ def shuffle(rt, zone) -> None:
     if not isinstance(zone, Zone):
         raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
     rt.version += 1
-    rt.state.rng.shuffle(zone.items)
+    shuffle_items(rt.state.rng, zone.items)
     touch(zone)
     if rt.change_watchers:
         rt.changed(zone)

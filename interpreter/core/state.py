@@ -98,6 +98,22 @@ def holder(entity) -> int | None:
     return None
 
 
+def shuffle_items(rng: random.Random, x: list) -> None:
+    """`rng.shuffle(x)`: for a plain random.Random the same draws in the same order (its `_randbelow` by
+    getrandbits, inline), without a Python call per element (a deck is shuffled every season, round or game)."""
+    if type(rng) is not random.Random:  # a generator of its own kind (a bot's dealer) shuffles its own way
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class State:
     def __init__(self, voc: Vocabulary, players: int, seed: int, variants: tuple = ()):
         self.voc = voc
