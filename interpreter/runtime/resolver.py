@@ -131,21 +131,25 @@ class Resolver:
     def collect(self, kind: str, event: str, args: list) -> list[Candidate]:
         found: list[Candidate] = []
         entry = self.index[kind].get(event)
+        # a modifier's condition may read `value`: it is tested when the modifier applies (Runtime._modify)
+        tested = kind != "modifier"
         if entry is not None:
             for hook in entry.rules:
                 self._consider(hook, {}, args, None, found)
             # A card ability that names `this` in its pattern can only be the ability of that argument.
+            n = len(args)
             for position, by_record in entry.by_this:
-                entity = args[position] if position < len(args) else None
+                entity = args[position] if position < n else None
                 hooks = by_record.get(entity.record_id) if type(entity) is Entity else None
                 if hooks:
                     zone = entity.zone
                     if zone is None:
                         continue
+                    where = zone.name
+                    owner = zone.owner
                     for hook in hooks:  # works() and _consider(hook, {"this": entity}, ...), inline
-                        if zone.name not in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ())):
+                        if where not in (hook.zones if hook.zones is not None else self.active_in.get(entity.kind, ())):
                             continue
-                        n = len(args)
                         for i in hook.this_at:
                             if i < n and args[i] is not entity:
                                 break
@@ -154,11 +158,16 @@ class Resolver:
                             for i, name in hook.binds:
                                 if i < n:
                                     variables[name] = args[i]
-                            if hook.cond is not None and kind != "modifier" and not hook.cond(self.rt, variables):
+                            if tested and hook.cond is not None and not hook.cond(self.rt, variables):
                                 continue
                             c = _new(Candidate)
-                            c.hook, c.b, c.key, c.source = hook, variables, None, entity
-                            c.controller = variables["you"] if "you" in variables else holder(entity)
+                            c.hook = hook
+                            c.b = variables
+                            c.key = None
+                            c.source = entity
+                            # holder(entity), its common case (a zone of the game or of a player) inline
+                            c.controller = variables["you"] if "you" in variables else \
+                                (owner if owner is None or type(owner) is int else holder(entity))
                             found.append(c)
             if entry.by_record is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
@@ -170,7 +179,6 @@ class Resolver:
                     cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
                 if pairs:
                     traced = rt.trace is not None
-                    n = len(args)
                     for hook, entity in pairs:
                         guard = hook.guard
                         if guard is not None and guard < n and args[guard] is not entity and not traced:
@@ -180,14 +188,22 @@ class Resolver:
                         for i, name in hook.binds:
                             if i < n:
                                 variables[name] = args[i]
-                        if hook.cond is not None and kind != "modifier" and not hook.cond(rt, variables):
+                        if tested and hook.cond is not None and not hook.cond(rt, variables):
                             continue
                         c = _new(Candidate)  # Candidate(...) without the call of __init__, in this loop
-                        c.hook, c.b, c.key, c.source = hook, variables, None, entity
-                        c.controller = variables["you"] if "you" in variables else holder(entity)
+                        c.hook = hook
+                        c.b = variables
+                        c.key = None
+                        c.source = entity
+                        if "you" in variables:
+                            c.controller = variables["you"]
+                        else:  # holder(entity), its common case (a zone of the game or of a player) inline
+                            owner = entity.zone
+                            owner = owner.owner if owner is not None else None
+                            c.controller = owner if owner is None or type(owner) is int else holder(entity)
                         found.append(c)
         if self.temp_index:
-            for temp, hook in self.temp_index.get((kind, event), ()):
+            for temp, hook in self.temp_index.get(entry.key if entry is not None else (kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
         if len(found) > 1:
             self._keyed(found)
@@ -229,12 +245,16 @@ class Resolver:
         rt = self.rt
         slot = entry.slot
         by_record = entry.by_record
+        active_in = self.active_in
         pairs = []
         for zone in self.zones_named(entry.zones):
+            where = zone.name
             for entity in zone.items:
                 hooks = by_record.get(entity.record_id)
                 if hooks:
-                    pairs.extend((hook, entity) for hook in hooks if self.works(entity, hook))
+                    for hook in hooks:  # works(entity, hook), inline: the card lies in `zone`
+                        if where in (hook.zones if hook.zones is not None else active_in.get(entity.kind, ())):
+                            pairs.append((hook, entity))
         self.active_cache[slot] = (rt.ability_epoch, rt.ability_moves[slot], pairs)
         return pairs
 
