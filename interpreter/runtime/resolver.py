@@ -43,7 +43,7 @@ class Candidate:
 class Entry:
     """The abilities of one (kind, event), as the resolver reads them at every such event."""
 
-    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones", "lone")
+    __slots__ = ("key", "slot", "rules", "by_this", "by_record", "zones", "lone", "cards_only")
 
     def __init__(self, key: tuple, slot: int, rules: tuple, by_this: tuple, by_record: dict | None, zones: tuple):
         self.key = key  # (kind, event), which temporaries are indexed by
@@ -54,6 +54,7 @@ class Entry:
         self.zones = zones  # the names of the zones where those work (a card elsewhere has none of them active)
         # only abilities of the component at one position (`when played(this, _)`): the position, else None
         self.lone = by_this[0][0] if len(by_this) == 1 and not rules and by_record is None else None
+        self.cards_only = by_record is not None and not rules and not by_this  # found by where their cards lie alone
 
 
 def index_hooks(game) -> dict:
@@ -106,6 +107,7 @@ class Resolver:
         self.replaced = game.hooks["replacement"]
         self.triggered = game.hooks["trigger"]
         self.index = game.hook_index or index_hooks(game)
+        self.modifiers = self.index["modifier"]
         if game.active_in is None:  # kind -> the zones where its abilities work: the same for every game
             game.active_in = {name: frozenset(k.active_in) for name, k in voc.kinds.items()}
         self.active_in = game.active_in
@@ -209,6 +211,47 @@ class Resolver:
             self._keyed(found)
             found.sort(key=_key_attr)
         return found
+
+    def modified(self, function: str, args, value):
+        """`value` of `function` with its modifiers applied, untraced, when the function is not being modified
+        already (Runtime.apply_modifiers). When only card abilities found by where their cards lie may modify it,
+        as for most functions, and at most one applies to these arguments, it applies here at once: no candidate
+        made, nothing to order."""
+        entry = self.modifiers.get(function)
+        if entry is not None and entry.cards_only and not self.temp_index:
+            rt = self.rt
+            slot = entry.slot
+            cached = self.active_cache[slot]
+            pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
+                cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
+            one = None
+            n = len(args)
+            for pair in pairs:
+                guard = pair[0].guard  # as collect: a modifier of another card than its argument is passed over
+                if guard is not None and guard < n and args[guard] is not pair[1]:
+                    continue
+                if one is not None:
+                    break  # several: ordered by collect
+                one = pair
+            else:
+                if one is None:
+                    return value
+                hook, entity = one
+                b = {"this": entity}  # as collect makes it, then as Runtime._modify applies it
+                for i, name in hook.binds:
+                    if i < n:
+                        b[name] = args[i]
+                b["value"] = value
+                modifying = rt.modifying
+                modifying.add(function)
+                try:
+                    return hook.expr(rt, b) if hook.cond is None or hook.cond(rt, b) else value
+                finally:
+                    modifying.discard(function)
+        elif entry is None and not self.temp_index:
+            return value
+        found = self.collect("modifier", function, args)
+        return self.rt._modify(function, args, value, found) if found else value
 
     def _keyed(self, found: list) -> None:
         """Every candidate's priority key (key_of for each, with the player the order starts from read once)."""

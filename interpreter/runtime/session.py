@@ -244,10 +244,7 @@ class Runtime:
             return self.apply_modifiers(name, args, fn(self, *args))
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        value = fn(self, args[0]) if len(args) == 1 else fn(self, *args)
-        found = self.resolver.collect("modifier", name, args)  # apply_modifiers, inline: `name` is not modifying
-        if found:
-            value = self._modify(name, args, value, found)
+        value = self.resolver.modified(name, args, fn(self, args[0]) if len(args) == 1 else fn(self, *args))
         memo[args] = (self.version, value)
         return value
 
@@ -255,6 +252,8 @@ class Runtime:
         # A modifier that reads the function it modifies sees the unmodified value, never itself again.
         if name in self.modifying:
             return value
+        if self.trace is None:
+            return self.resolver.modified(name, args, value)
         found = self.resolver.collect("modifier", name, args)  # a tuple: collect only reads it
         if not found:
             return value
