@@ -139,3 +139,26 @@ def test_labels_made_when_read_are_those_of_the_answers_as_given(tmp_path):
             assert session.labels == eager
             eager += _labels_as_answered(session, rng)
         assert session.labels == eager and len(eager) == len(session.history)
+
+
+def test_modifiers_applied_at_once_are_those_the_general_way_applies():
+    """Resolver.modified applies a lone modifier at once: the value equals collect's candidates applied in order."""
+    ones = 0
+    for name, players in (("btwixt", 4), ("agot", 3), ("kings_bounty", 3)):
+        session = Session(load_compiled(name), players, 2)
+        rt, res = session.rt, session.rt.resolver
+        at_once = res.modified
+
+        def both(function, args, value, at_once=at_once, rt=rt, res=res):
+            nonlocal ones
+            mine = at_once(function, args, value)
+            found = res.collect("modifier", function, args)
+            ones += len(found) == 1
+            assert mine == (rt._modify(function, args, value, found) if found else value), (function, args)
+            return mine
+
+        res.modified = both
+        rng = random.Random(2)
+        while session.pending is not None and len(session.history) < 400:
+            session.answer(rng.randrange(len(session.pending.values)))
+    assert ones > 50
