@@ -15,6 +15,9 @@ from interpreter.core.decisions import Decision, label_of, player_label
 from interpreter.core.state import EVERYONE, Entity, Zone, holder, shuffle_items, touch
 
 
+_new_decision = object.__new__
+
+
 # ---------------------------------------------------------------- collections
 def entities_of(value) -> list:
     if isinstance(value, Entity):
@@ -350,11 +353,19 @@ def show_to(rt, what, player) -> None:
 
 
 def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bool = False) -> Decision:
-    if player is None:
-        raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
+    if type(player) is not int or not 0 <= player < rt.state.players:  # seat(rt, player), its common case inline
+        if player is None:
+            raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
+        player = seat(rt, player)
     rt.steps = 0
     rt.calls = 0
-    return Decision(seat(rt, player), prompt, values, kind, players=players)
+    d = _new_decision(Decision)  # Decision(player, prompt, values, kind, players=players) without its __init__:
+    d.player = player  # the other fields keep their defaults, on the class
+    d.asked = prompt
+    d.values = values
+    d.kind = kind
+    d.players = players
+    return d
 
 
 def pick_several(rt, player, prompt: str, candidates: list, kind: str, n, players: bool):

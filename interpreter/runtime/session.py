@@ -495,7 +495,13 @@ class Session:
                 self._unlabelled.append((value, pending.players))
             else:
                 self._unlabelled.append(pending.label(index))  # the label itself, in its place
-        self._advance(index)
+        try:  # _advance(index), its first part inline: most answers lead to the next decision
+            pending = self.pending = self._gen.send(index)
+        except BaseException:
+            self._advance(index, True)
+            return
+        if self.rt.causes:
+            pending.cause = self.rt.causes[-1]
 
     @property
     def labels(self) -> list[str]:
@@ -511,8 +517,11 @@ class Session:
         self._labels = labels
         self._unlabelled = []
 
-    def _advance(self, answer) -> None:
+    def _advance(self, answer, raised: bool = False) -> None:
+        """Run on to the next decision or the end; `raised`: the generator was sent `answer` and raised (handled here)."""
         try:
+            if raised:
+                raise
             self.pending = self._gen.send(answer) if answer is not None else next(self._gen)
             if self.rt.causes:
                 self.pending.cause = self.rt.causes[-1]
