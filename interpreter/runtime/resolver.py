@@ -218,7 +218,8 @@ class Resolver:
         as for most functions, and at most one applies to these arguments, it applies here at once: no candidate
         made, nothing to order."""
         entry = self.modifiers.get(function)
-        if entry is not None and entry.cards_only and not self.temp_index:
+        temps = self.temp_index
+        if entry is not None and entry.cards_only and (not temps or entry.key not in temps):
             rt = self.rt
             slot = entry.slot
             cached = self.active_cache[slot]
@@ -248,7 +249,7 @@ class Resolver:
                     return hook.expr(rt, b) if hook.cond is None or hook.cond(rt, b) else value
                 finally:
                     modifying.discard(function)
-        elif entry is None and not self.temp_index:
+        elif entry is None and (not temps or ("modifier", function) not in temps):
             return value
         found = self.collect("modifier", function, args)
         return self.rt._modify(function, args, value, found) if found else value
