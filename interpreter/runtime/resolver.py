@@ -106,6 +106,9 @@ class Resolver:
         # the events some rule or card replaces, or triggers on (Runtime.event tests these first, inline)
         self.replaced = game.hooks["replacement"]
         self.triggered = game.hooks["trigger"]
+        # the same with the temporaries' events (index_temporaries): what Runtime.event tests for every event
+        self.replacing = frozenset(self.replaced)
+        self.triggering = frozenset(self.triggered)
         self.index = game.hook_index or index_hooks(game)
         self.modifiers = self.index["modifier"]
         if game.active_in is None:  # kind -> the zones where its abilities work: the same for every game
@@ -474,3 +477,5 @@ class Resolver:
                 index.setdefault((hook.kind, hook.event), []).append((temp, hook))
         self.temp_index = index
         self.temp_until = frozenset(t.until for t in self.temporaries)
+        self.replacing = frozenset(self.replaced).union(e for k, e in index if k == "replacement")
+        self.triggering = frozenset(self.triggered).union(e for k, e in index if k == "trigger")

@@ -84,7 +84,7 @@ class Runtime:
     def event(self, name: str, args: list):
         proc = self.game.procs[name]
         res = self.resolver
-        if name in res.replaced or (res.temp_index and ("replacement", name) in res.temp_index):  # res.has(...)
+        if name in res.replacing:  # res.has("replacement", name)
             for cand in res.collect("replacement", name, args):
                 key = (id(cand.hook), cand.source)
                 if key in res.running:
@@ -105,7 +105,7 @@ class Runtime:
             return self._proceed(name, args, proc)
         n = len(args)  # a call with its arguments spelled out is much cheaper than one with *args
         r = proc.body(self, args[0]) if n == 1 else (proc.body(self, args[0], args[1]) if n == 2 else proc.body(self, *args))
-        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):
+        if name in res.triggering:  # res.has("trigger", name)
             return self._finish(name, args, r)
         # no ability follows it: _finish's end, inline (most events)
         if name in res.temp_until:
@@ -137,7 +137,7 @@ class Runtime:
     def _finish(self, name: str, args: list, r):
         """The triggers after the body, as plain calls until one may ask (then a generator does the rest)."""
         res = self.resolver
-        if name in res.triggered or (res.temp_index and ("trigger", name) in res.temp_index):  # res.has(...)
+        if name in res.triggering:  # res.has("trigger", name)
             done: set = set()
             fired = res.collect("trigger", name, args)
             while fired:

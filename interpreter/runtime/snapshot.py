@@ -448,7 +448,8 @@ class Copier:
         for k, v in res.__dict__.items():
             if k in _SHARED_RESOLVER:
                 nres.__dict__[k] = v
-            elif k not in ("rt", "temporaries", "temp_index", "temp_until", "zones_cache", "active_cache", "static_keys", "keys", "running"):
+            elif k not in ("rt", "temporaries", "temp_index", "temp_until", "replacing", "triggering", "zones_cache",
+                           "active_cache", "static_keys", "keys", "running"):
                 nres.__dict__[k] = self.value(v)
         nres.rt = new
         nres.temporaries = [Temporary(t.until, t.hooks, self.value(t.captured)) for t in res.temporaries]
@@ -466,7 +467,7 @@ class Copier:
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
 _SHARED_RT = frozenset({"game", "cfs", "ability_records", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
-_SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "active_in", "player_part"})
+_SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "modifiers", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
                           "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
                           "_entity_vars", "_vars_of_kind", "_entity_zones"})
