@@ -162,3 +162,20 @@ def test_modifiers_applied_at_once_are_those_the_general_way_applies():
         while session.pending is not None and len(session.history) < 400:
             session.answer(rng.randrange(len(session.pending.values)))
     assert ones > 50
+
+
+def test_events_replaced_or_followed_are_those_the_abilities_and_temporaries_name_at_every_decision():
+    """Resolver.replacing and triggering, made again as temporaries come and go, say what `has` finds."""
+    game = load_compiled("btwixt")
+    with_temporaries = 0
+    for seed, variants in ((1, ()), (2, ("advanced",))):
+        session = Session(game, 4, seed, variants=variants)
+        res = session.rt.resolver
+        rng = random.Random(seed)
+        while session.pending is not None:
+            for name in game.procs:
+                assert (name in res.replacing) == res.has("replacement", name), name
+                assert (name in res.triggering) == res.has("trigger", name), name
+            with_temporaries += bool(res.temp_index)
+            session.answer(rng.randrange(len(session.pending.values)))
+    assert with_temporaries > 20  # temporaries came and went
