@@ -435,7 +435,7 @@ def suppose(rt, moves: list, then):
     finally:
         rt.version += 1
         rt.moves += 1
-        rt.ability_epoch += 1
+        rt.abilities_moved()
         for e, old, position, face_down, seen_by in reversed(undo):
             e.zone.items.remove(e)
             touch(e.zone)

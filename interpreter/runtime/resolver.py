@@ -47,7 +47,7 @@ class Entry:
 
     def __init__(self, key: tuple, slot: int, rules: tuple, by_this: tuple, by_record: dict | None, zones: tuple):
         self.key = key  # (kind, event), which temporaries are indexed by
-        self.slot = slot  # its place in Runtime.ability_moves and Resolver.active_cache
+        self.slot = slot  # its place in Resolver.active_cache
         self.rules = rules  # rules text's abilities
         self.by_this = by_this  # ((position of `this`, {record id: abilities}), ...)
         self.by_record = by_record  # card abilities found by where their cards lie: record id -> abilities
@@ -121,7 +121,8 @@ class Resolver:
         self.temp_until: frozenset = frozenset()
         self.zones_cache: dict = {}
         self.slots = sum(len(by_event) for by_event in self.index.values())
-        # per Entry.slot: (Runtime.ability_epoch, Runtime.ability_moves[slot], its active card abilities) or None
+        # per Entry.slot: its active card abilities, or None once a move may have changed them (Runtime.move clears
+        # the slots of the abilities of what it moves, from or to a zone where they work; a `suppose` clears all)
         self.active_cache: list = [None] * self.slots
         self.static_keys: dict = {}
         self.keys: dict = {}  # (id of an ability, its card, controller) -> (the player the order starts from, its key)
@@ -179,9 +180,9 @@ class Resolver:
                 # another card than its argument is passed over: its condition starts with `a == this`
                 rt = self.rt
                 slot = entry.slot
-                cached = self.active_cache[slot]
-                pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
-                    cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
+                pairs = self.active_cache[slot]
+                if pairs is None:
+                    pairs = self.active_abilities(entry)
                 if pairs:
                     traced = rt.trace is not None
                     for hook, entity in pairs:
@@ -225,9 +226,9 @@ class Resolver:
         if entry is not None and entry.cards_only and (not temps or entry.key not in temps):
             rt = self.rt
             slot = entry.slot
-            cached = self.active_cache[slot]
-            pairs = cached[2] if cached is not None and cached[0] == rt.ability_epoch and \
-                cached[1] == rt.ability_moves[slot] else self.active_abilities(entry)
+            pairs = self.active_cache[slot]
+            if pairs is None:
+                pairs = self.active_abilities(entry)
             one = None
             n = len(args)
             for pair in pairs:
@@ -289,7 +290,6 @@ class Resolver:
         """(ability, component) for the card abilities without `this` in their pattern whose component is
         active now; kept until a component with such abilities for this event moves from or to a zone where
         they work (only that changes which are active, and in what order they are found)."""
-        rt = self.rt
         slot = entry.slot
         by_record = entry.by_record
         active_in = self.active_in
@@ -302,7 +302,7 @@ class Resolver:
                     for hook in hooks:  # works(entity, hook), inline: the card lies in `zone`
                         if where in (hook.zones if hook.zones is not None else active_in.get(entity.kind, ())):
                             pairs.append((hook, entity))
-        self.active_cache[slot] = (rt.ability_epoch, rt.ability_moves[slot], pairs)
+        self.active_cache[slot] = pairs
         return pairs
 
     def zones_named(self, names: tuple) -> list:

@@ -45,11 +45,6 @@ class Runtime:
         # what the resolver's and the function results' caches are valid for.
         self.version = 0
         self.moves = 0  # moves alone
-        # moves of components with abilities found by where they lie, per (kind, event) of those abilities (its
-        # Entry.slot, filled in below), and a count that moves on for all at once (`suppose`): which abilities
-        # are active depends on nothing else
-        self.ability_moves: list = []
-        self.ability_epoch = 0
         self.memo: dict = {}  # function -> {args: (version, value)}, for pure modified functions
         self.move_watchers: list = []  # fn(component, from_zone, to_zone) after each move: for reports and tools
         # fn(components or zones) after a change that is not a move (a component's variable set, a shuffle, a
@@ -64,7 +59,9 @@ class Runtime:
         self.cfs = game.card_functions
         self.resolver = Resolver(self)
         self.ability_records = game.ability_records  # after Resolver(), which finds them
-        self.ability_moves = [0] * self.resolver.slots
+        # the resolver's active abilities per (kind, event) of abilities found by where their cards lie: a move of
+        # such a card from or to a zone where they work clears that slot (which are active depends on nothing else)
+        self.active_cache = self.resolver.active_cache
         self.modifying: set = set()  # functions whose modifiers are being applied now
         self.watched = [False] * len(game.watchers)  # each `whenever` condition at its last check
         self.watching = False
@@ -339,11 +336,10 @@ class Runtime:
             old = e.zone
             keys = self.ability_records.get(e.record_id)
             if keys is not None:
-                counts = self.ability_moves
                 old_name = old.name if old is not None else None
                 for slot, where in keys:
                     if old_name in where or zone.name in where:
-                        counts[slot] += 1
+                        self.active_cache[slot] = None
             if old is not None:
                 old.items.remove(e)
                 old.stamp += 1  # touch(old), the zone itself inline
@@ -361,6 +357,10 @@ class Runtime:
                 for watcher in self.move_watchers:
                     watcher(e, old, zone)
 
+    def abilities_moved(self) -> None:
+        """Components moved without `move` (a `suppose` put back): no kept active abilities hold."""
+        self.active_cache[:] = [None] * len(self.active_cache)  # in place: the resolver holds the same list
+
     def _move_all(self, src: Zone, zone: Zone) -> None:
         """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
         face up, with no move watchers: what the loop in `move` does one component at a time, done at once.
@@ -372,7 +372,7 @@ class Runtime:
         if not n:
             return
         records = self.ability_records
-        counts = self.ability_moves
+        cache = self.active_cache
         for e in moved:
             e.face_down = False
             e.seen_by = None
@@ -381,7 +381,7 @@ class Runtime:
             if keys is not None:
                 for slot, where in keys:
                     if src.name in where or zone.name in where:
-                        counts[slot] += 1
+                        cache[slot] = None
         zone.items += moved
         del moved[:]
         src.stamp += n  # as n single moves leave them
@@ -545,7 +545,6 @@ class Session:
         score = self.game.content.manifest.get("score")
         scores = [pv.get(score) for pv in self.state.player_vars] if score else []
         self.result = Result(list(self.state.winners), scores, len(self.history))
-
 
     def where(self, exc: Exception):
         """The rule text's span of the innermost generated line the error passed through."""
