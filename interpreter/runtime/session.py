@@ -11,6 +11,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import MenuChoice, _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told, label_of, player_label
+from interpreter.runtime.failures import _explain  # noqa: F401 - also read from here (present.why)
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
 from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
@@ -308,6 +309,28 @@ class Runtime:
         if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
+            if face != "down" and not at_top and type(zone.owner) is not Entity and not self.move_watchers:
+                # one component to the bottom of a zone of the game or of a player, face up: the loop's body alone
+                self.version += 1
+                self.moves += 1
+                what.face_down = False
+                what.seen_by = None
+                old = what.zone
+                keys = self.ability_records.get(what.record_id)
+                if keys is not None:
+                    old_name = old.name if old is not None else None
+                    for slot, where in keys:
+                        if old_name in where or zone.name in where:
+                            self.active_cache[slot] = None
+                if old is not None:
+                    old.items.remove(what)
+                    old.stamp += 1  # touch(old), the zone itself inline
+                    if type(old.owner) is Entity:
+                        touch(old.owner.zone)
+                zone.items.append(what)
+                what.zone = zone
+                zone.stamp += 1
+                return
             items = (what,)
         elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
@@ -569,31 +592,3 @@ def _settled(choice: MenuChoice) -> bool:
         if type(bound[j]) not in _SETTLED:
             return False
     return True
-
-
-# Python's names for the kinds of values, in the words of the rules language
-_KINDS = {"NoneType": "none", "int": "number", "str": "text", "list": "list", "tuple": "list", "dict": "map",
-          "Entity": "component", "Zone": "zone", "bool": "yes/no", "function": "function"}
-
-
-def _explain(exc: Exception) -> str:
-    """A runtime failure of content, in the words of the rules language rather than Python's."""
-    if isinstance(exc, RecursionError):
-        return "calls nested too deeply: a procedure or function that keeps calling itself?"
-    if isinstance(exc, RuntimeError):
-        return str(exc)
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, AttributeError) and "'NoneType'" in str(exc):
-        return "a value used here is none (no component, player or zone)"
-    if isinstance(exc, (IndexError, KeyError)):
-        return "no such player, component or entry here (a seat or key out of range)"
-    if isinstance(exc, TypeError):
-        text = str(exc)
-        for python, word in _KINDS.items():
-            text = text.replace(f"'{python}'", word)
-        text = text.replace("instances of ", "").replace("unsupported operand type(s) for", "cannot apply")
-        return f"values of the wrong kind: {text}"
-    if isinstance(exc, MemoryError):
-        return "this step ran out of memory (a value grew too large for this machine)"
-    return f"this step failed: {str(exc) or type(exc).__name__}"
