@@ -212,3 +212,27 @@ def test_abilities_kept_while_a_move_is_supposed_are_dropped_when_it_is_undone(t
                                        kinds="charm: {starts_in: pile, active_in: [hand], required: [value]}")))
     session = Session(game, 2, 1)
     assert [pv["points"] for pv in session.state.player_vars] == [6, 101]
+
+
+def _stamps(state) -> list:
+    zones = list(state.game_zones.values()) + [z for zs in state.player_zones.values() for z in zs]
+    zones += [z for e in state.entities.values() if type(e.zones) is dict for z in e.zones.values()]
+    return [(z.name, z.stamp, [e.id for e in z.items]) for z in zones]
+
+
+def test_moves_of_one_component_or_a_whole_zone_end_as_the_general_loop_ends():
+    """Runtime.move's shortcuts (one component to the bottom of a zone, a whole zone at once) leave what the general
+    loop leaves, which a move watcher makes every move take: the same game, zones' stamps and faces."""
+    game = load_compiled("btwixt")
+    for seed in (1, 2):
+        ends = []
+        for watched in (False, True):
+            session = Session(game, 4, seed, variants=("advanced",))
+            if watched:
+                session.rt.move_watchers.append(lambda e, old, new: None)
+            rng = random.Random(seed)
+            while session.pending is not None:
+                session.answer(rng.randrange(len(session.pending.values)))
+            state = session.state
+            ends.append((state.to_json(), _stamps(state), [(e.face_down, e.seen_by) for e in state.entities.values()]))
+        assert ends[0] == ends[1]
