@@ -140,10 +140,26 @@ class Resolver:
         # a modifier's condition may read `value`: it is tested when the modifier applies (Runtime._modify)
         tested = kind != "modifier"
         if entry is not None:
-            for hook in entry.rules:
-                self._consider(hook, {}, args, None, found)
-            # A card ability that names `this` in its pattern can only be the ability of that argument.
             n = len(args)
+            for hook in entry.rules:  # _consider(hook, {}, args, None, found), inline
+                for i in hook.this_at:
+                    if i < n and args[i] is not None:
+                        break
+                else:
+                    variables = {}
+                    for i, name in hook.binds:
+                        if i < n:
+                            variables[name] = args[i]
+                    if tested and hook.cond is not None and not hook.cond(self.rt, variables):
+                        continue
+                    c = _new(Candidate)
+                    c.hook = hook
+                    c.b = variables
+                    c.key = None
+                    c.source = None
+                    c.controller = variables["you"] if "you" in variables else None
+                    found.append(c)
+            # A card ability that names `this` in its pattern can only be the ability of that argument.
             for position, by_record in entry.by_this:
                 entity = args[position] if position < n else None
                 hooks = by_record.get(entity.record_id) if type(entity) is Entity else None

@@ -140,7 +140,7 @@ class Runtime:
             fired = res.collect("trigger", name, args)
             while fired:
                 cand = fired[0]
-                if cand.hook.yields or len(res.tied(fired)) > 1:
+                if cand.hook.yields or (len(fired) > 1 and len(res.tied(fired)) > 1):  # one alone ties with none
                     return self._triggers(name, args, r, done, fired)
                 if self.trace is not None:
                     res.trace("trigger", name, fired, args)
@@ -170,7 +170,7 @@ class Runtime:
             if not fired:
                 break
             cand = fired[0]
-            tied = res.tied(fired)
+            tied = res.tied(fired) if len(fired) > 1 else fired
             if len(tied) > 1:
                 pick = yield Decision(cand.controller, Question(f"which ability resolves first ({name})", None, "abilities"),
                                       [c.source for c in tied], "order")
