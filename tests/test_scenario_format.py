@@ -210,6 +210,8 @@ def test_simulate_builds_labels_as_play_does(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(decisions.Decision, "labels", property(lambda self: built.append(1) or original(self)))
     one = decisions.Decision.label  # the log records the chosen option's label alone
     monkeypatch.setattr(decisions.Decision, "label", lambda self, i: built.append(1) or one(self, i))
+    made = Session.labels.fget  # the answers' labels, made when read (Session.labels)
+    monkeypatch.setattr(Session, "labels", property(lambda self: built.extend(made(self)) or made(self), Session.labels.fset))
     assert main(["simulate", str(root), "--games", "3"]) == 0
     assert "errors: 0" in capsys.readouterr().out
     assert built, "simulate must build the labels that play, logs and scenarios use"

@@ -61,6 +61,7 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
             d = session.pending
             session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
         result = session.result
+        session.labels  # noqa: B018 - the answers' labels made (when read) as play makes them: one that fails, fails here
         record.update(winners=list(result.winners), scores=list(result.scores), decisions=len(session.history))
         if spec is not None:
             record["played"] = played

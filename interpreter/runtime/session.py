@@ -58,6 +58,7 @@ class Runtime:
         self.reader = None  # whose view lines told to everyone are rendered through (None: a spectator's)
         self.trace = trace
         self.cfs = game.card_functions
+        self.procs = game.procs
         self.resolver = Resolver(self)
         self.ability_records = game.ability_records  # after Resolver(), which finds them
         # the resolver's active abilities per (kind, event) of abilities found by where their cards lie: a move of
@@ -80,7 +81,7 @@ class Runtime:
         return (yield from self.event(name, args))
 
     def event(self, name: str, args: list):
-        proc = self.game.procs[name]
+        proc = self.procs[name]
         res = self.resolver
         if name in res.replacing:  # res.has("replacement", name)
             for cand in res.collect("replacement", name, args):
@@ -136,15 +137,14 @@ class Runtime:
         """The triggers after the body, as plain calls until one may ask (then a generator does the rest)."""
         res = self.resolver
         if name in res.triggering:  # res.has("trigger", name)
-            done: set = set()
+            done = None  # the abilities applied, made when a second look needs it
             fired = res.collect("trigger", name, args)
             while fired:
                 cand = fired[0]
                 if cand.hook.yields or (len(fired) > 1 and len(res.tied(fired)) > 1):  # one alone ties with none
-                    return self._triggers(name, args, r, done, fired)
+                    return self._triggers(name, args, r, set() if done is None else done, fired)
                 if self.trace is not None:
                     res.trace("trigger", name, fired, args)
-                done.add((id(cand.hook), cand.source))
                 self.causes.append(cand.source)
                 try:
                     cand.hook.body(self, cand.b)
@@ -152,6 +152,9 @@ class Runtime:
                     self.causes.pop()
                 if len(fired) == 1 and res.alone("trigger", name, cand, args):
                     break  # nothing else could apply: looking again would find it alone, done
+                if done is None:
+                    done = set()
+                done.add((id(cand.hook), cand.source))
                 fired = [c for c in res.collect("trigger", name, args) if (id(c.hook), c.source) not in done]
         if name in res.temp_until:
             res.expire(name)

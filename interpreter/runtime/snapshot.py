@@ -465,7 +465,7 @@ class Copier:
 
 # Attributes of the runtime and its resolver that a copy shares (the game's, never changed in play) or
 # sets itself; any other is mapped into the copy, so one added later is not shared by mistake.
-_SHARED_RT = frozenset({"game", "cfs", "ability_records", "active_cache", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
+_SHARED_RT = frozenset({"game", "cfs", "procs", "ability_records", "active_cache", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "modifiers", "active_in", "player_part"})
 _STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
