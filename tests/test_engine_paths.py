@@ -186,3 +186,40 @@ def test_holder_of_what_lies_in_a_zone_read_inline_goes_through_a_stacked_compon
     session = Session(game, 2, 1)
     assert session.state.player_vars[0]["points"] == 10 + 1
     assert session.pending.labels == ["one coin_1", "two coin_2"]
+
+
+def test_player_helpers_take_a_seat_in_range_as_it_is_and_refuse_anything_else():
+    """players_from, distance, neighbors and ask read a seat in range inline (seat()'s common case): the same
+    values, and the same refusal for a value that is no player of the game."""
+    from types import SimpleNamespace
+
+    from interpreter.codegen import library
+    for n in (2, 3, 4, 6):
+        rt = SimpleNamespace(state=SimpleNamespace(players=n), steps=0, calls=0)
+        for p in range(n):
+            assert library.players_from(rt, p) == [(p + i) % n for i in range(n)]
+            assert library.neighbors(rt, p) == ([(p - 1) % n, (p + 1) % n] if n >= 3 else [(p + 1) % n])
+            assert [library.distance(rt, p, q) for q in range(n)] == [(q - p) % n for q in range(n)]
+            assert library.ask(rt, p, "q", [1, 2]).player == p
+        for bad in (-1, n, True, None, "P1", 1.5):
+            for call in (lambda: library.players_from(rt, bad), lambda: library.neighbors(rt, bad),
+                         lambda: library.distance(rt, bad, 0), lambda: library.distance(rt, 0, bad),
+                         lambda: library.ask(rt, bad, "q", [1])):
+                with pytest.raises(RuntimeError):
+                    call()
+
+
+def test_you_of_a_component_is_its_holder_wherever_it_lies():
+    """you_of reads holder's common case inline: in a zone of the game, of a player, on a component, nowhere."""
+    from interpreter.codegen import library
+    from interpreter.core.state import Entity, Zone, holder
+    carrier, card, loose = (Entity(i, i, {"kind": "token"}, {}) for i in ("carrier", "card", "loose"))
+    hand, pile, under = Zone("hand", 2, ("all", "none")), Zone("pile", None, ("all", "all")), Zone("under", carrier, ("all", "all"))
+    for zone, e in ((hand, carrier), (under, card)):
+        zone.items.append(e)
+        e.zone = zone
+    assert [library.you_of(e) for e in (carrier, card, loose)] == [holder(e) for e in (carrier, card, loose)] == [2, 2, None]
+    carrier.zone, hand.items, pile.items = pile, [], [carrier]
+    assert library.you_of(carrier) is None and library.you_of(card) is None
+    with pytest.raises(RuntimeError):
+        library.you_of(None)

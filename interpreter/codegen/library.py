@@ -235,19 +235,26 @@ def b_prev(rt, p):
 
 def neighbors(rt, p) -> list:
     n = rt.state.players
-    p = seat(rt, p)
+    if type(p) is not int or not 0 <= p < n:  # seat(rt, p), its common case inline (as in the helpers below)
+        p = seat(rt, p)
     if n >= 3:  # the player before and the one after, two others
         return [(p - 1) % n, (p + 1) % n]
     return list(dict.fromkeys(q for q in ((p - 1) % n, (p + 1) % n) if q != p))
 
 
 def distance(rt, a, b) -> int:
-    return (seat(rt, b) - seat(rt, a)) % rt.state.players
+    n = rt.state.players
+    if type(a) is not int or not 0 <= a < n:
+        a = seat(rt, a)
+    if type(b) is not int or not 0 <= b < n:
+        b = seat(rt, b)
+    return (b - a) % n
 
 
 def players_from(rt, p) -> list:
     n = rt.state.players
-    p = seat(rt, p)
+    if type(p) is not int or not 0 <= p < n:
+        p = seat(rt, p)
     return [*range(p, n), *range(p)]
 
 
@@ -473,7 +480,9 @@ def leave_scope(rt, saved: list) -> None:
 def you_of(this):
     if this is None:
         raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
-    return holder(this)
+    zone = this.zone  # holder(this), its common case (a zone of the game or of a player) inline
+    owner = zone.owner if zone is not None else None
+    return owner if owner is None or type(owner) is int else holder(this)
 
 
 class Done:
