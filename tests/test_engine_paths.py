@@ -53,8 +53,11 @@ def test_a_whole_zone_moved_at_once_ends_as_one_move_at_a_time(tmp_path):
     for e in pile.items:
         e.face_down, e.seen_by = True, 0
     stamps = (pile.stamp, before.state.player_zones["hand"][1].stamp)
+    told = []  # the move watchers hear of each component, as from single moves
+    before.rt.move_watchers.append(lambda e, old, new: told.append((e.id, old.key, new.key)))
     before.call("play")
     hand = before.state.player_zones["hand"][1]
+    assert told == [(i, "pile", "hand#1") for i in order]
     assert [e.id for e in hand.items] == order and pile.items == [] and pile.items is held  # emptied in place
     assert all(e.zone is hand and not e.face_down and e.seen_by is None for e in hand.items)
     assert pile.stamp == stamps[0] + len(order) and hand.stamp == stamps[1] + len(order)

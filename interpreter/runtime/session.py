@@ -313,7 +313,7 @@ class Runtime:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
             items = (what,)
-        elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
+        elif type(what) is Zone and what is not zone and face is None and not at_top \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
             self._move_all(what, zone)  # a whole zone at once (a deck made from the box): the same end, in bulk
             return
@@ -364,10 +364,12 @@ class Runtime:
 
     def _move_all(self, src: Zone, zone: Zone) -> None:
         """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
-        face up, with no move watchers: what the loop in `move` does one component at a time, done at once.
-        The lists are changed in place, as the loop changes them, for code that holds them."""
+        face up: what the loop in `move` does one component at a time, done at once (the move watchers are told
+        of each component after). The lists are changed in place, as the loop changes them, for code that
+        holds them."""
         moved = src.items
         n = len(moved)
+        told = list(moved) if self.move_watchers else ()
         self.version += 1
         self.moves += 1
         if not n:
@@ -387,6 +389,9 @@ class Runtime:
         del moved[:]
         src.stamp += n  # as n single moves leave them
         zone.stamp += n
+        for e in told:
+            for watcher in self.move_watchers:
+                watcher(e, src, zone)
 
 
 def _returning(value):
