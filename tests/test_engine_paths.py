@@ -178,11 +178,11 @@ procedure play():
 
 
 def test_holder_of_what_lies_in_a_zone_read_inline_goes_through_a_stacked_component(tmp_path):
-    """`holder(c)` of a comprehension's or a menu's element of a zone is read in short (Expressions.components);
-    a component lying on a component, or in a zone of the game, still answers through `_holder`."""
+    """`holder(c)` of a comprehension's or a menu's element of a zone is read in short (Expressions.components), also
+    none for one in a zone of the game; a component lying on a component still answers through `_holder`."""
     game = load_compiled(str(tiny_game(tmp_path, rules=STACKED)))
     play = game.python_source()[game.python_source().index("def p_play"):]
-    assert play.count("is _int else _holder(") == 4 and "_type(v_c) is _Entity" not in play
+    assert play.count("is None) else _holder(") == 4 and "_type(v_c) is _Entity" not in play
     session = Session(game, 2, 1)
     assert session.state.player_vars[0]["points"] == 10 + 1
     assert session.pending.labels == ["one coin_1", "two coin_2"]

@@ -182,7 +182,7 @@ class Unit:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
         if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
-            w.line(f"_counted(rt, {literal(decl.name)})")
+            w.line(f"if rt.counted is not None: _counted(rt, {literal(decl.name)})")
         _count_call(w)
         body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]

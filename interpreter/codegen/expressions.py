@@ -291,6 +291,10 @@ class Expressions:
             if self.small_collection(node.right):  # a scan of at most a few hundred: counted with what runs it
                 return f"({left} {_COMPARE[op]} {self.items(node.right)})"
             found = f"_in(rt, {left}, {right})"  # a scan of the collection, counted as steps
+            if _plain_local(node.right) and right.isidentifier() and node.right.type.startswith("list[") \
+                    and _simple(node.left):
+                # a list local of a few elements (races drawn for a setup) scanned in place, like a small collection
+                found = f"({left} in {right} if _type({right}) is _list and _len({right}) <= {SMALL_SCAN} else {found})"
             return found if op == "in" else f"(not {found})"
         return f"({left} {_COMPARE[op]} {right})"
 
@@ -346,13 +350,13 @@ class Expressions:
         if name == "first":
             return f"_first({self.items(node.args[0])})"
         if name == "holder" and _plain_local(node.args[0]) and args[0].isidentifier():
-            # a component lying in a player's zone, inline (the hot case: who holds the domain a menu option
-            # names); anything else (stacked, in no zone, not a component) through `_holder`, which says what
+            # a component lying in a player's zone (the hot case: who holds the domain a menu option names) or in the
+            # game's (none), inline; anything else (stacked, in no zone, not a component) through `_holder`, which says what
             x = args[0]
+            held = f"(_type({x}.zone.owner) is _int or {x}.zone.owner is None)"
             if x in self.components:  # known to lie in a zone
-                return f"({x}.zone.owner if _type({x}.zone.owner) is _int else _holder({x}))"
-            return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and _type({x}.zone.owner) is _int " \
-                   f"else _holder({x}))"
+                return f"({x}.zone.owner if {held} else _holder({x}))"
+            return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and {held} else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
         if name == "concat" and _each_players_zone(node.args[0]):  # concat([hand of q for q in players])
@@ -422,6 +426,7 @@ _EMPTY = {"list": "[]", "count": "0", "sum": "0", "any": "False", "all": "True",
 _PLAIN_ITEMS = re.compile(r"^(?:_each\(rt, )?(\([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\['\w+'\]|\[[A-Za-z_]\w*\])*\)\.items)\)?$")
 
 SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
+SMALL_SCAN = 16  # elements of a list local at most, for `x in list` to go uncounted (counted with what runs it)
 
 
 def small(game, node, owner: str | None = None) -> bool:

@@ -148,17 +148,20 @@ def concat_zone(rt, name: str) -> list:
 
 
 def top(z, n=None):
-    seq = items(z)
+    seq = z.items if type(z) is Zone else items(z)
     if n is None:
         return seq[0] if seq else None
-    return list(seq[:_count_arg(n, "top")])
+    if type(n) is not int or n < 0:  # a slice is a new list already
+        n = _count_arg(n, "top")
+    return list(seq[:n])
 
 
 def bottom(z, n=None):
-    seq = items(z)
+    seq = z.items if type(z) is Zone else items(z)
     if n is None:
         return seq[-1] if seq else None
-    n = _count_arg(n, "bottom")
+    if type(n) is not int or n < 0:
+        n = _count_arg(n, "bottom")
     return list(seq[-n:]) if n else []
 
 
@@ -223,11 +226,13 @@ def seat(rt, p) -> int:
 
 
 def b_next(rt, p):
-    return (seat(rt, p) + 1) % rt.state.players
+    n = rt.state.players
+    return ((p if type(p) is int and 0 <= p < n else seat(rt, p)) + 1) % n
 
 
 def b_prev(rt, p):
-    return (seat(rt, p) - 1) % rt.state.players
+    n = rt.state.players
+    return ((p if type(p) is int and 0 <= p < n else seat(rt, p)) - 1) % n
 
 
 def neighbors(rt, p) -> list:
@@ -354,7 +359,9 @@ def ask(rt, player, prompt: str, values: list, kind: str = "choose", players: bo
         raise RuntimeError("nobody is named to decide here: add 'by PLAYER'")
     rt.steps = 0
     rt.calls = 0
-    return Decision(seat(rt, player), prompt, values, kind, players=players)
+    if type(player) is not int or not 0 <= player < rt.state.players:
+        player = seat(rt, player)
+    return Decision(player, prompt, values, kind, players=players)
 
 
 def pick_several(rt, player, prompt: str, candidates: list, kind: str, n, players: bool):

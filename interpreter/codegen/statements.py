@@ -164,9 +164,16 @@ class Statements:
         self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
 
     def s_Log(self, s) -> None:
-        # Evaluated even with nobody listening, so an error in a log line shows in simulations too.
-        to = self.expr(s.to) if s.to is not None else "None"
-        self.w.line(f"rt.log({to}, {self.words(s.message)})")
+        # Evaluated even with nobody listening, so an error in a log line shows in simulations too; handed over
+        # only to a listener (a call that would do nothing costs as much as the line's values)
+        w = self.w
+        to = "None"
+        if s.to is not None:
+            to = w.temp()
+            w.line(f"{to} = {self.expr(s.to)}")
+        text = w.temp()
+        w.line(f"{text} = {self.words(s.message)}")
+        w.line(f"if rt.account is not None: rt.log({to}, {text})")
 
     def s_Return(self, s) -> None:
         """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
@@ -423,7 +430,12 @@ class Statements:
         self.w.line(f"{n} = 0")
         self.w.line(f"while {self.expr(s.cond)}:")
         with self.child():
-            self.w.line(f"{n} = _while_step(rt, {n})")
+            # _while_step inline while both budgets hold (it raises when one is spent)
+            self.w.line(f"if {n} < {library.WHILE_LIMIT} and rt.steps < {library.STEP_LIMIT}:")
+            self.w.line(f"    {n} += 1")
+            self.w.line("    rt.steps += 1")
+            self.w.line("else:")
+            self.w.line(f"    {n} = _while_step(rt, {n})")
             self.block(s.body)
 
     def s_Repeat(self, s) -> None:

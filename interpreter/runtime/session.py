@@ -318,11 +318,13 @@ class Runtime:
             self._move_all(what, zone)  # a whole zone at once (a deck made from the box): the same end, in bulk
             return
         else:
-            items = list(library.items(what))
+            items = what[:] if type(what) is list else list(library.items(what))  # a copy: moving changes zones' lists
             if at_top:
                 items.reverse()  # the first listed ends on top
         nested = type(zone.owner) is Entity
         dest = zone.items
+        down = face == "down"
+        records = self.ability_records  # empty in a game without abilities found by where their cards lie
         self.version += 1
         self.moves += 1
         for e in items:
@@ -330,7 +332,7 @@ class Runtime:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")
             if nested and _inside(zone, e):
                 raise RuntimeError(f"{e.id} cannot move into {library.zone_name(zone)}, which lies on it")
-            if face == "down":
+            if down:
                 if not e.face_down:
                     e.seen_by = holder(e)
                 e.face_down = True
@@ -338,7 +340,7 @@ class Runtime:
                 e.face_down = False
                 e.seen_by = None
             old = e.zone
-            keys = self.ability_records.get(e.record_id)
+            keys = records.get(e.record_id) if records else None
             if keys is not None:
                 counts = self.ability_moves
                 old_name = old.name if old is not None else None

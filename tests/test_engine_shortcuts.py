@@ -1,0 +1,105 @@
+"""Shortcuts of the compiler and the runtime end as the plain way ends: a scan of a short list local in place,
+a log line's values evaluated with nobody listening, a `while` loop's budgets counted inline, `top`/`bottom`,
+`next`/`prev` and `holder` without a helper call in the common case, and still failing in the language's words
+where the plain way fails."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.diagnostics import DiagnosticError
+from interpreter.runtime import Session
+from interpreter.runtime.games import load_compiled
+from interpreter.present.words import telling
+from tiny_game import tiny_game
+
+
+def compiled(tmp_path, rules: str, name: str = "tiny"):
+    return load_compiled(str(tiny_game(tmp_path, rules=rules, name=name)))
+
+
+def failure(game, account=None) -> str:
+    with pytest.raises(DiagnosticError) as caught:
+        Session(game, 2, 0, account=account)
+    d = caught.value.diagnostics[0]
+    return f"{d.code}: {d.message}"
+
+
+SCAN = """
+procedure play():
+    let few = [i for i in 1..{n}]
+    players[0].points = count(c in pile where c.value in few) * 10 + count(c in pile where c.value not in few)
+"""
+
+
+@pytest.mark.parametrize("n", [16, 17])
+def test_a_short_list_local_is_scanned_in_place_and_a_longer_one_counted(tmp_path, n):
+    """`x in xs` of a list local of at most SMALL_SCAN elements is Python's `in`, counted with the comprehension
+    that runs it; a longer list goes through `_in`, which counts every element it looks through."""
+    game = compiled(tmp_path, SCAN.replace("{n}", str(n)))
+    assert "in v_few if _type(v_few) is _list and _len(v_few) <= 16 else _in(rt, " in game.python_source()
+    session = Session(game, 2, 0)
+    assert session.state.player_vars[0]["points"] == 3 * 10 + 0  # coin, coin and gem: values 1, 1 and 3
+    # the range and the list made count n each, the two comprehensions 3 each; the longer scans 3 * n more each
+    assert session.rt.steps == 2 * n + 6 + (2 * 3 * n if n > 16 else 0)
+
+
+def test_a_log_line_is_evaluated_with_nobody_listening(tmp_path):
+    """A log line's values are computed even when no listener takes the line (so its errors show in simulations);
+    a listener gets it as before."""
+    game = compiled(tmp_path, """
+        procedure play():
+            let zero = count(c in pile where c.value > 5)
+            log "{count(c in pile)} in the pile"
+            log "{10 / zero}"
+        """)
+    assert failure(game) == "RUN-ERROR: division by zero"
+    lines: list = []
+    assert failure(game, telling(lambda to, text: lines.append(text))) == "RUN-ERROR: division by zero"
+    assert lines == ["3 in the pile"]
+
+
+def test_a_while_loop_counts_its_steps_and_stops_at_its_bound(tmp_path):
+    game = compiled(tmp_path, """
+        procedure play():
+            let n = 0
+            while n < 5:
+                n = n + 1
+            players[0].points = n
+        """)
+    session = Session(game, 2, 0)
+    assert session.state.player_vars[0]["points"] == 5 and session.rt.steps == 5
+    endless = compiled(tmp_path, "procedure play():\n    while true:\n        pass\n", name="endless")
+    assert failure(endless) == "RUN-LIMIT: this loop ran 100,000 times without ending"
+
+
+def test_top_and_bottom_take_a_count_of_zero_or_more_and_give_a_new_list(tmp_path):
+    game = compiled(tmp_path, """
+        procedure play():
+            let t = top(pile, 2)
+            let b = bottom(pile, 2)
+            move t to hand of players[0]
+            players[0].points = len(t) * 100 + len(b) * 10 + len(top(pile, 0)) + len(bottom(pile, 0))
+            players[1].points = count(c in b where c.value == 3)
+        """)
+    session = Session(game, 2, 0)
+    state = session.state
+    assert state.player_vars[0]["points"] == 220 and state.player_vars[1]["points"] == 1
+    assert [e.id for e in state.player_zones["hand"][0].items] == ["coin_1", "coin_2"]
+    assert [e.id for e in state.game_zones["pile"].items] == ["gem"]
+    for bad, shown in (("-1", "the number -1"), ("true", "yes")):
+        for which in ("top", "bottom"):
+            broken = compiled(tmp_path, f"procedure play():\n    let t = {which}(pile, {bad})\n", name=f"{which}{bad}")
+            assert failure(broken) == f"RUN-ERROR: '{which}' needs a number of at least 0, not {shown}"
+
+
+def test_next_and_prev_of_a_seat_and_of_what_is_not_one(tmp_path):
+    game = compiled(tmp_path, """
+        procedure play():
+            players[0].points = (if next(players[1]) == players[0] then 10 else 0) + (if prev(players[0]) == players[1] then 1 else 0)
+        """)
+    assert Session(game, 2, 0).state.player_vars[0]["points"] == 11
+    for which in ("next", "prev"):  # `who` is none: no player was ever set
+        rules = f"procedure play():\n    players[0].points = if {which}(who) == players[0] then 1 else 0\n"
+        broken = load_compiled(str(tiny_game(tmp_path, rules=rules, variables="who: {scope: game, type: player}",
+                                             name=which)))
+        assert failure(broken) == "RUN-ERROR: none is not a player of this game"
