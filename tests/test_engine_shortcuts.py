@@ -103,3 +103,72 @@ def test_next_and_prev_of_a_seat_and_of_what_is_not_one(tmp_path):
         broken = load_compiled(str(tiny_game(tmp_path, rules=rules, variables="who: {scope: game, type: player}",
                                              name=which)))
         assert failure(broken) == "RUN-ERROR: none is not a player of this game"
+
+
+FACTS = """
+procedure play():
+    for p in players:
+        move top(pile) to hand of p
+    let scores = [count(c in hand of q) + 1 for q in players]
+    let held = [q in players where count(c in hand of q) > 1]
+    let big = [i for i in 1..20]
+    let grown = [q for q in players]
+    grown = grown + [players[0]]
+    let best = max(scores)
+    let most = max(big)
+    players[0].points = best * 100 + most + len(grown) * 1000
+    for q in players:
+        players[1].points = players[1].points + scores[q] * 10 + (if held[q] == none then 1 else 0)
+    for q in [players[1]]:
+        players[1].points = players[1].points + scores[q] * 1000
+    let mixed = [q for q in players]
+    for mixed in players:
+        mixed.points = mixed.points + scores[mixed] * 0
+    award(players[0], scores)
+procedure award(who: player, scores: list[number]):
+    who.points = who.points + scores[who] * 10000
+    for who in players:
+        who.points = who.points + 0
+"""
+
+
+def test_locals_bound_only_by_going_through_the_players_are_read_in_short(tmp_path):
+    """codegen.facts: a list of one element per player indexed by a seat is read in place; a shorter list (with a
+    condition) indexed by a seat, by its length; a name also bound otherwise, assigned, or a parameter, as before;
+    `max` of a list of a few elements is taken in place, of a longer one counted."""
+    game = compiled(tmp_path, FACTS)
+    source = game.python_source()
+    play, award = source[source.index("def p_play"):source.index("def p_award")], source[source.index("def p_award"):]
+    assert "v_best = _max_of(v_scores) if v_scores else None" in play
+    assert "rt.steps += _len(v_big)" in play and "v_most = _max_of(v_big) if v_big else None" in play
+    assert "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q))" not in play  # `q` is bound twice...
+    assert "v_scores[v_q] if v_q is not None and -1 < v_q" in play  # ...so it is read the general way
+    assert "_len(v_grown) if _type(v_grown) is _list" in play  # assigned: no fact
+    assert "v_scores[v_mixed] if v_mixed is not None and -1 < v_mixed" in play  # a list and a seat: no fact
+    assert "v_scores[v_who] if v_who is not None and -1 < v_who" in award  # a parameter, bound again: no fact
+    session = Session(game, 2, 0)
+    points = session.state.player_vars
+    assert points[0]["points"] == 2 * 100 + 20 + 3 * 1000 + 2 * 10000
+    assert points[1]["points"] == 2 * (2 * 10 + 1) + 2 * 1000
+
+
+def test_a_seat_indexes_a_list_per_player_in_place_and_a_shorter_one_by_its_length(tmp_path):
+    game = compiled(tmp_path, FACTS.replace("    for q in [players[1]]:\n        players[1].points = players[1].points + scores[q] * 1000\n", ""))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert "_mul(v_scores[v_q], 10)" in play and "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q))" in play
+    session = Session(game, 2, 0)
+    assert session.state.player_vars[1]["points"] == 2 * (2 * 10 + 1)  # `held` is empty: none for every seat
+
+
+def test_a_comprehension_variable_is_not_the_outer_local_of_its_name(tmp_path):
+    rules = """
+        procedure play():
+            let scores = [1 for q in players]
+            for q in players:
+                q.points = scores[q] + count(q in [players[0], who] where scores[q] == 1)
+        """
+    game = load_compiled(str(tiny_game(tmp_path, rules=rules, variables="who: {scope: game, type: player}")))
+    play = game.python_source()[game.python_source().index("def p_play"):]
+    assert "(v_scores[v_q] + " in play and "v_scores[v_q] if v_q is not None and -1 < v_q" in play
+    with pytest.raises(DiagnosticError, match="a list is indexed by a number, not none"):
+        Session(game, 2, 0)  # `who` is none

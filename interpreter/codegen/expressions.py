@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from dsl import ast
+from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, players_like
 from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
@@ -58,7 +59,7 @@ class Expressions:
 
     def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
                  inlining: tuple = (), fresh: list | None = None, hoist: dict | None = None,
-                 components: frozenset = frozenset()):
+                 components: frozenset = frozenset(), facts: dict | None = None):
         self.game = game
         self.bound = bound  # content names of the locals bound where the expression stands
         self.subst = subst or {}
@@ -70,6 +71,7 @@ class Expressions:
         self.hoist = hoist or {}
         # locals (as generated) that hold a component lying in a zone: bound by going through a zone's items
         self.components = components
+        self.facts = facts or {}  # local (as generated) -> what its bindings make sure of (codegen.facts)
 
     def local(self, name: str) -> str:
         return self.rename.get(name) or mangle(LOCAL, name)
@@ -84,8 +86,11 @@ class Expressions:
         hoist, own = self.hoist, rename.get(var) or mangle(LOCAL, var)
         if hoist and own in hoist:  # the comprehension's own variable
             hoist = {k: v for k, v in hoist.items() if k != own}
+        facts = self.facts
+        if own in facts:  # an outer local of the same name is not this one
+            facts = {k: v for k, v in facts.items() if k != own}
         return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh, hoist,
-                           self.components - {own})
+                           self.components - {own}, facts)
 
     def you(self) -> str:
         if "you" in self.bound:
@@ -222,10 +227,16 @@ class Expressions:
     def e_Index(self, node) -> str:
         if node.obj.type.startswith("list["):
             obj, key = self.expr(node.obj), self.expr(node.key)
+            if self.facts.get(key) == SEAT and obj.isidentifier():
+                if self.facts.get(obj) == PER_PLAYER:
+                    return f"{obj}[{key}]"  # a list of one element per player, indexed by a seat (codegen.facts)
+                return f"({obj}[{key}] if {key} < _len({obj}) else _at({obj}, {key}))"  # a seat is never none nor negative
             if _plain_local(node.obj) and _plain_local(node.key) and node.key.type in ("number", "player"):
                 # `scores[q]` in a loop over the players: read in place when the index lies in the list
                 # (a number or none, so the test cannot fail); `_at` says what is wrong otherwise
                 return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}))"
+            if isinstance(node.key, ast.Num) and node.key.value == 0 and self.facts.get(obj) in LISTS:
+                return f"({obj}[0] if {obj} else None)"
             if isinstance(node.key, ast.Num) and node.key.value == 0 and _plain_local(node.obj) and obj.isidentifier():
                 return f"({obj}[0] if _type({obj}) is _list and {obj} else _at({obj}, 0))"  # `xs[0]` of a list local
             return f"_at({obj}, {key})"
@@ -327,7 +338,7 @@ class Expressions:
                 and all(_simple(a) for a in node.args):
             subst = {p.name: a for p, a in zip(decl.params, args)}
             callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
-                                 self.components)
+                                 self.components, self.facts)
             return f"({callee.expr(decl.expr)})"
         return f"{fn}({', '.join(['rt', *args])})"
 
@@ -340,6 +351,8 @@ class Expressions:
         if name in ("count", "len") and node.args and isinstance(node.args[0], (ast.ListLit, ast.Query)) \
                 and node.args[0].type.startswith("list["):
             return f"_len({args[0]})"  # a list made here is never none
+        if name in ("count", "len") and node.args and self.facts.get(args[0]) in LISTS:
+            return f"_len({args[0]})"  # a list local (codegen.facts)
         if name in ("count", "len") and node.args and _plain_local(node.args[0]) and args[0].isidentifier() \
                 and node.args[0].type.startswith("list["):
             return f"(_len({args[0]}) if _type({args[0]}) is _list else _count({args[0]}))"  # a list local, as a rule
@@ -373,6 +386,8 @@ class Expressions:
         var = inner.local(node.var)
         if node.coll.type == "zone" and node.func != "reach":  # its elements lie in that zone (reach's steps: not)
             inner.components = inner.components | {var}
+        if players_like(node.coll) and node.func != "reach":
+            inner.facts = {**inner.facts, var: SEAT}
         cond = inner.expr(node.cond) if node.cond is not None else None
         value = inner.expr(node.value) if node.value is not None else var
         where = f" if {cond}" if cond is not None else ""

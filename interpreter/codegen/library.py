@@ -576,7 +576,7 @@ def namespace() -> dict:
         "_reveal": reveal, "_show_to": show_to, "_number_attr": number_attr, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_menu_choices": menu_choices, "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
-        "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
+        "_len": len, "_sum": sum, "_max_of": max, "_min_of": min, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
         "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter, "_type": type, "_int": int,
         "_Entity": Entity,
     }

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions, Hoisted, _plain_local
+from interpreter.codegen.facts import LISTS, SEAT, local_facts, players_like
 from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
@@ -25,10 +26,11 @@ class Statements:
         self.in_procedure = in_procedure  # a procedure's body (not an ability's or a secret part's)
         self.w = writer
         self.bound = set(bound)
+        self.facts: dict | None = None  # what the body's bindings make sure of its locals (codegen.facts)
 
     @property
     def ex(self) -> Expressions:
-        return Expressions(self.game, self.bound)
+        return Expressions(self.game, self.bound, facts=self.facts)
 
     def expr(self, node) -> str:
         return self.ex.expr(node)
@@ -48,6 +50,8 @@ class Statements:
             self.bound = saved
 
     def block(self, stmts: list) -> None:
+        if self.facts is None:  # the first block is the whole body
+            self.facts = local_facts(self.game, stmts, self.bound)
         for s in stmts:
             self.w.span = s.span
             getattr(self, "s_" + type(s).__name__)(s)
@@ -79,6 +83,9 @@ class Statements:
     def s_Let(self, s) -> None:
         if isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
             value = self.list_loop(s.value)
+        elif self.extreme_of_list(s):
+            self.bound.add(s.name)
+            return
         else:
             value = self.call(s.value) if self.is_proc_call(s.value) else self.expr(s.value)
         self.bound.add(s.name)
@@ -91,7 +98,8 @@ class Statements:
         looked up once, when there is an element (the lookup fails as each call would)."""
         w = self.w
         out, var = w.temp(), w.temp()
-        ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var})
+        ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var},
+                         facts={**self.facts, var: SEAT} if players_like(q.coll) else self.facts)
         counted = not self.ex.small(q)
         coll = self.ex.each(q.coll) if counted else self.ex.items(q.coll)
         w.line(f"{out} = []")
@@ -115,6 +123,37 @@ class Statements:
         else:
             w.line(f"    {out}.append({item})")
         return out
+
+    def extreme_of_list(self, s) -> bool:
+        """`let m = max(xs)` (or min) of a list local: counted and taken in place, as `_max1` would (no helper call
+        for the common case); False (nothing written) for any other value."""
+        v = s.value
+        if not (isinstance(v, ast.Call) and getattr(v, "ref", ("",))[0] == "builtin" and v.func in ("max", "min")
+                and len(v.args) == 1 and _plain_local(v.args[0]) and v.args[0].type.startswith("list[")):
+            return False
+        seq = self.expr(v.args[0])
+        if not seq.isidentifier():
+            return False
+        w = self.w
+        target = self.ex.local(s.name)
+        fact = self.facts.get(seq)
+        if fact in LISTS[:2]:  # a few elements at most, like a small comprehension's: counted with what runs it
+            w.line(f"{target} = _{v.func}_of({seq}) if {seq} else None")
+            return True
+        if fact == LISTS[2]:
+            w.line(f"rt.steps += _len({seq})")
+            w.line(f"if rt.steps > {library.STEP_LIMIT}:")
+            w.line(f"    _spend(rt, 0, {literal(f'elements {v.func!r} went through')})")
+            w.line(f"{target} = _{v.func}_of({seq}) if {seq} else None")
+            return True
+        w.line(f"if _type({seq}) is _list:")
+        w.line(f"    rt.steps += _len({seq})")
+        w.line(f"    if rt.steps > {library.STEP_LIMIT}:")
+        w.line(f"        _spend(rt, 0, {literal(f'elements {v.func!r} went through')})")
+        w.line(f"    {target} = _{v.func}_of({seq}) if {seq} else None")
+        w.line("else:")
+        w.line(f"    {target} = _{v.func}1(rt, {seq})")
+        return True
 
     def s_Assign(self, s) -> None:
         target = s.target
@@ -309,7 +348,7 @@ class Statements:
                 entries.append(f"{table}[{k}]")
                 continue
             names = [b.var for b in opt.bindings]
-            ex = Expressions(self.game, self.bound | set(names))
+            ex = Expressions(self.game, self.bound | set(names), facts=self.facts)
             args = ", ".join(ex.local(n) for n in names)
             entry = f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)"
             # words of the bound values alone are made once, as the module runs, not at every question
@@ -339,7 +378,7 @@ class Statements:
         places = []  # (line, depth, Hoisted) before each inner binding's loop
         lying: set = set()  # bindings that go through what lies in zones: each value lies in a zone
         for i, b in enumerate(opt.bindings):
-            ex = Expressions(self.game, self.bound | set(names))
+            ex = Expressions(self.game, self.bound | set(names), facts=self.facts)
             if b.coll.type == "zone" or _ZONES_JOINED.match(ex.items(b.coll)):
                 lying.add(ex.local(b.var))
             if i:
@@ -370,10 +409,13 @@ class Statements:
             depth += 1
             names.append(b.var)
             if b.cond is not None:
-                w.line(f"if {Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying)).expr(b.cond)}:")
+                inner = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying),
+                                    facts=self.facts)
+                w.line(f"if {inner.expr(b.cond)}:")
                 w.indent()
                 depth += 1
-        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying))
+        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying),
+                         facts=self.facts)
         values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
         if opt.cond is not None:
             w.line(f"if {ex.expr(opt.cond)}:")
