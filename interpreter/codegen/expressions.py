@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from dsl import ast
-from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, players_like
+from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, SMALL_SCAN, SMALL_ZONES, players_like
 from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
@@ -440,8 +440,6 @@ class Expressions:
 _EMPTY = {"list": "[]", "count": "0", "sum": "0", "any": "False", "all": "True", "first": "None"}
 _PLAIN_ITEMS = re.compile(r"^(?:_each\(rt, )?(\([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\['\w+'\]|\[[A-Za-z_]\w*\])*\)\.items)\)?$")
 
-SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
-SMALL_SCAN = 16  # elements of a list local at most, for `x in list` to go uncounted (counted with what runs it)
 
 
 def small(game, node, owner: str | None = None) -> bool:

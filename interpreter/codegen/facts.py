@@ -18,6 +18,9 @@ SHORT = "short"  # a list of at most as many elements as a small collection (`ex
 LIST = "list"
 LISTS = (PER_PLAYER, SHORT, LIST)  # strongest first: what two bindings of one name both give is the weaker
 
+SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
+SMALL_SCAN = 16  # elements of a list local at most, for `x in list` to go uncounted (counted with what runs it)
+
 
 def local_facts(game, stmts: list, params: set) -> dict:
     """Generated local -> its fact, for the locals of a body (`stmts`) that have one; `params` are bound on entry."""
@@ -50,7 +53,6 @@ def list_fact(game, q) -> str | None:
     coll = q.coll
     if q.cond is None and players_like(coll) and not (isinstance(coll, ast.Call) and coll.func == "neighbors"):
         return PER_PLAYER  # every seat once (`players_from(p)` too, from p on: indexed by seat, it is not in order)
-    from interpreter.codegen.expressions import SMALL_ZONES  # (expressions imports this module)
     if players_like(coll) or coll.type == "zone" and len(game.content.entity_ids) <= SMALL_ZONES:
         return SHORT
     return LIST
