@@ -33,7 +33,8 @@ ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winn
               "change_watchers", "changed",  # a component's variable set, told to incremental readers
               "memo", "stamp",  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
               "zone", "owner",  # `holder` of a component lying in a player's zone, read inline
-              "account", "counted"}  # a log line handed over, a call counted, only when someone listens
+              "account", "counted",  # a log line handed over, a call counted, only when someone listens
+              "option", "bound"}  # a menu's MenuChoices, made where the options are found
 
 
 def generated_tree(game) -> pyast.Module:

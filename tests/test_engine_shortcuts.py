@@ -172,3 +172,32 @@ def test_a_comprehension_variable_is_not_the_outer_local_of_its_name(tmp_path):
     assert "(v_scores[v_q] + " in play and "v_scores[v_q] if v_q is not None and -1 < v_q" in play
     with pytest.raises(DiagnosticError, match="a list is indexed by a number, not none"):
         Session(game, 2, 0)  # `who` is none
+
+
+MENU_WORDS = """
+procedure play():
+    let n = count(c in pile)
+    choose by players[0] ask "Which?":
+        take(c) for c in pile ask "Take {c} of {n}":
+            move c to hand of players[0]
+        keep if n > 0 ask "Keep all {n}":
+            players[1].points = n
+"""
+
+
+@pytest.mark.parametrize("pick, points, hand", [(1, 0, ["coin_2"]), (3, 3, [])])
+def test_a_menus_options_are_made_where_they_are_found_and_a_copy_takes_the_chosen_one(tmp_path, pick, points, hand):
+    """Each option is a MenuChoice made as the options are enumerated (the decision's values), found again by its
+    option when answered; an option's words that read a local of the procedure are made before the options, and
+    a copy of the game maps them with the choices, so that the copy also takes the option chosen."""
+    from interpreter.codegen.library import MenuChoice
+    game = compiled(tmp_path, MENU_WORDS)
+    session = Session(game, 2, 0)
+    values = session.pending.values
+    assert all(type(v) is MenuChoice for v in values)
+    assert session.pending.labels == ["take coin_1", "take coin_2", "take gem", "keep"]
+    assert values[3].option[3]()[1:] == ((3, "number"),)  # the words read `n` of the procedure
+    for s in (session, session.copy()):
+        s.answer(pick)
+        state = s.state
+        assert state.player_vars[1]["points"] == points and [e.id for e in state.player_zones["hand"][0].items] == hand

@@ -13,18 +13,14 @@ from interpreter.codegen.source import Writer
 
 class Menus:
     def s_Menu(self, s) -> None:
-        """Every option with every binding that passes its conditions; one decision; the chosen body."""
+        """Every option with every binding that passes its conditions, each a MenuChoice made where it is found
+        (the decision's values, with no second pass over them); one decision; the chosen option's body."""
         w = self.w
-        entries, kind, bound_values = w.temp(), w.temp(), w.temp()
+        entries, choice, kind = w.temp(), w.temp(), w.temp()
+        rows = self.option_rows(s)
         w.line(f"{entries} = []")
-        labels = []
         for k, opt in enumerate(s.options):
-            self.enumerate_option(k, opt, entries)
-            names = [b.var for b in opt.bindings]
-            types = {b.var: b.coll.type for b in opt.bindings}
-            shown = tuple(names.index(p) for p in opt.params)
-            player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
-            labels.append((opt.name, shown, player_args))
+            self.enumerate_option(k, opt, entries, rows[k])
         w.span = s.span
         w.line(f"if not {entries}:")
         if s.otherwise is not None:
@@ -35,44 +31,44 @@ class Menus:
         w.line("else:")
         w.indent()
         w.line(f"if _len({entries}) == 1:")
-        w.line(f"    {kind}, {bound_values} = {entries}[0]")
+        w.line(f"    {choice} = {entries}[0]")
         w.line("else:")
-        table = self.unit.constant(tuple(labels))  # per option: its name, which bindings it shows, which are players
-        if any(opt.ask is not None for opt in s.options):
-            # options in words: each gets a function of its bound values that gives its words
-            table = self.option_words(s, table)
-        choices = f"_menu_choices({table}, {entries})"
-        w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
-               f"{self.question(s, 'menu')}, {choices}, 'menu'))]")
+        w.line(f"    {choice} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, {self.question(s, 'menu')}, {entries}, 'menu'))]")
+        w.line(f"{kind} = {choice}.option")
         for k, opt in enumerate(s.options):
             w.span = opt.span
-            w.line(f"{'if' if k == 0 else 'elif'} {kind} == {k}:")
+            w.line(f"{'if' if k == 0 else 'elif'} {kind} is {rows[k]}:")
             names = [b.var for b in opt.bindings]
             with self.child(*names):
                 if names:
-                    w.line(f"({', '.join(self.ex.local(n) for n in names)},) = {bound_values}")
+                    w.line(f"({', '.join(self.ex.local(n) for n in names)},) = {choice}.bound")
                 self.block(opt.body)
         w.dedent()
 
-    def option_words(self, s, table: str) -> str:
-        """The options' table with, for an option with `ask`, a fourth entry: a function of the option's
-        bound values giving its words (interpreter.present.words renders them for each viewer)."""
-        entries = []
-        for k, opt in enumerate(s.options):
-            if opt.ask is None:
-                entries.append(f"{table}[{k}]")
-                continue
+    def option_rows(self, s) -> list:
+        """Per option, the name of its MenuChoice.option: (its name, which bindings it shows, which of those are
+        players), and for an option with `ask` a fourth entry, a function of its bound values giving its words
+        (interpreter.present.words renders them for each viewer). A constant, or a temporary made before the
+        options are enumerated when its words read locals of the procedure; the chosen option is found by it."""
+        rows = []
+        for opt in s.options:
             names = [b.var for b in opt.bindings]
-            ex = Expressions(self.game, self.bound | set(names), facts=self.facts)
-            args = ", ".join(ex.local(n) for n in names)
-            entry = f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)"
-            # words of the bound values alone are made once, as the module runs, not at every question
-            entries.append(self.module_constant(entry, s.span) if _closed(entry) else entry)
-        if all(_closed(e) for e in entries):
-            return self.module_constant(f"({''.join(e + ', ' for e in entries)})", s.span)
-        temp = self.w.temp()
-        self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
-        return temp
+            types = {b.var: b.coll.type for b in opt.bindings}
+            shown = tuple(names.index(p) for p in opt.params)
+            player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
+            row = self.unit.constant((opt.name, shown, player_args))
+            if opt.ask is not None:
+                ex = Expressions(self.game, self.bound | set(names), facts=self.facts)
+                args = ", ".join(ex.local(n) for n in names)
+                row = f"{row} + ((lambda {args}: {self.words(opt.ask, ex)}),)"
+                if _closed(row):  # words of the bound values alone: made once, as the module runs
+                    row = self.module_constant(row, s.span)
+                else:
+                    temp = self.w.temp()
+                    self.w.line(f"{temp} = {row}")
+                    row = temp
+            rows.append(row)
+        return rows
 
     def module_constant(self, source: str, span) -> str:
         """A name for a value made once as the module runs (the source reads only constants and helpers)."""
@@ -83,7 +79,7 @@ class Menus:
         self.unit.writers.append(line)
         return name
 
-    def enumerate_option(self, k: int, opt, entries: str) -> None:
+    def enumerate_option(self, k: int, opt, entries: str, row: str) -> None:
         w = self.w
         start = len(w.lines)
         self._hoisted: list = []
@@ -134,9 +130,15 @@ class Menus:
         values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
         if opt.cond is not None:
             w.line(f"if {ex.expr(opt.cond)}:")
-            w.line(f"    {entries}.append(({k}, {values}))")
-        else:
-            w.line(f"{entries}.append(({k}, {values}))")
+            w.indent()
+        # MenuChoice(row, values) without the call of its __init__ (a call of its own for each option found)
+        choice = w.temp()
+        w.line(f"{choice} = _new_choice()")
+        w.line(f"{choice}.option = {row}")
+        w.line(f"{choice}.bound = {values}")
+        w.line(f"{entries}.append({choice})")
+        if opt.cond is not None:
+            w.dedent()
         for _ in range(depth):
             w.dedent()
         for line, at, hoisted in reversed(places):  # the later first, so that the earlier places stay where they are
