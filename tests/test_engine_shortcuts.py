@@ -201,3 +201,102 @@ def test_a_menus_options_are_made_where_they_are_found_and_a_copy_takes_the_chos
         s.answer(pick)
         state = s.state
         assert state.player_vars[1]["points"] == points and [e.id for e in state.player_zones["hand"][0].items] == hand
+
+
+CONDITIONS = [  # (condition, its truth after setup: coin_1 in P1's hand, coin_2 in P2's, the gem (3) in the pile)
+    ("any(c in pile where c.value > 2)", True),
+    ("any(c in hand of players[0] where c.value > 2)", False),
+    ("all(c in pile where c.value > 2) and not all(c in hand of players[1] where c.value > 2)", True),
+    ("all(c in under of first(pile) where c.value > 2)", True),  # nothing there
+    ("sum(c.value for c in pile) > max(1, count(c in pile where c.value > 0))", True),
+    ("sum(c.value for c in hand of players[0] where c.value > 5) == 0", True),
+    ("max(n, 2) == 2 and min(n, 2) == 2 and max(2, n) == 2 and min(3, 2) == 2", True),  # `n` is none
+    ("(if count(c in pile) > 1 then true else any(c in pile where c.value == 3))", True),
+    ("not (if count(c in pile) > 0 then any(c in pile where c.value == 1) else true)", True),
+    ("false and sum(c.value for c in pile) / 0 > 1", False),  # never divided, as in the expression
+    ("count(c in pile where c.value > 0) > 0 or 1 / 0 > 0", True),
+    ("any(c in pile where strong(c)) and not strong(first(hand of players[0]))", True),
+    ("count(c in pile where c.value == 3) == 1 and max(first(pile).value, sum(u.value for u in under of first(pile))) == 3",
+     True),
+]
+
+
+@pytest.mark.parametrize("cond, truth", CONDITIONS)
+def test_a_condition_a_statement_tests_is_written_as_statements_and_holds_as_the_expression(tmp_path, cond, truth):
+    """codegen.conditions: `if`, `elif`, a `for`'s and a menu's `where`, a list's condition, written as statements,
+    hold exactly when the same condition as an expression holds (short-circuits and none included), and count
+    the same steps."""
+    rules = f"""
+procedure play():
+    for p in players:
+        move top(pile) to hand of p
+    let e = if {cond} then 1 else 0
+    let s = 0
+    if count(c in pile) < 0:
+        s = 100
+    elif {cond}:
+        s = 1
+    let f = [q in players where {cond}]
+    for q in players where {cond}:
+        q.points = q.points + 10
+    players[1].points = e * 1000 + s * 100 + len(f)
+    choose by players[0] ask "Which?":
+        one(q) for q in players if {cond} ask "{{q}}":
+            pass
+        other ask "none":
+            pass
+function strong(c: entity) = max(c.value, sum(u.value for u in under of c)) > 2
+"""
+    game = load_compiled(str(tiny_game(tmp_path, rules=rules, variables="n: {scope: game, type: number}")))
+    session = Session(game, 2, 0)
+    assert [pv["points"] for pv in session.state.player_vars] == [10 * truth, 1102 * truth]
+    assert (session.pending.labels if truth else session.pending) == (["one P1", "one P2", "other"] if truth else None)
+
+
+MANY = """
+- id: coin
+  kind: token
+  name: Coin
+  value: 1
+  copies: 300
+  source: designed
+- id: gem
+  kind: token
+  name: Gem
+  value: 3
+  source: designed
+"""
+
+
+@pytest.mark.parametrize("cond", ["any(c in pile where c.value > 2)", "all(c in pile where c.value > 0)",
+                                  "sum(c.value for c in pile where c.value > 0) > max(1, count(c in pile where c.value > 1))"])
+def test_a_condition_written_as_statements_counts_the_steps_the_expression_counts(tmp_path, cond):
+    """In a game of more than SMALL_ZONES components, what a comprehension goes through is counted: its loop in a
+    condition's statements counts the same."""
+    def steps(extra: str, name: str) -> int:
+        rules = f"procedure play():\n    let x = 0\n{extra}"
+        return Session(load_compiled(str(tiny_game(tmp_path, rules=rules, records=MANY, name=name))), 2, 0).rt.steps
+    plain = steps("", "plain")
+    expression = steps(f"    let e = if {cond} then 1 else 0\n", "expression") - plain
+    statement = steps(f"    if {cond}:\n        x = 1\n", "statement") - plain
+    assert expression == statement > 300
+
+
+def test_a_condition_written_as_statements_fails_where_the_expression_fails(tmp_path):
+    rules = """
+procedure play():
+    if any(c in pile where c.value / zero > 0) or true:
+        players[0].points = 1
+"""
+    game = load_compiled(str(tiny_game(tmp_path, rules=rules, variables="zero: {scope: game, type: number, initial: 0}")))
+    assert "any(" not in game.python_source()[game.python_source().index("def p_play"):]  # a loop, not a generator
+    assert failure(game) == "RUN-ERROR: division by zero"
+    # the left side of a comparison is evaluated before the right side's statements run, as in the expression
+    rules = """
+procedure play():
+    if 1 / zero > sum(c.value for c in pile where next(who) == players[0]):
+        players[0].points = 1
+"""
+    game = load_compiled(str(tiny_game(tmp_path, rules=rules, name="order", variables="zero: {scope: game, type: number, "
+                                       "initial: 0}\nwho: {scope: game, type: player}")))
+    assert failure(game) == "RUN-ERROR: division by zero"

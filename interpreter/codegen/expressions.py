@@ -333,14 +333,38 @@ class Expressions:
         if name in self.game.modified:
             how = "memoized" if name in self.game.memoizable else "modified"
             return f"rt.{how}({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
-        decl = getattr(ref[1], "decl", None)
-        if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
-                and all(_simple(a) for a in node.args):
-            subst = {p.name: a for p, a in zip(decl.params, args)}
-            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
-                                 self.components, self.facts)
-            return f"({callee.expr(decl.expr)})"
+        found = self.inlined(node, args)
+        if found is not None:
+            callee, body = found
+            return f"({callee.expr(body)})"
         return f"{fn}({', '.join(['rt', *args])})"
+
+    def inlined(self, node, args: list | None = None):
+        """(the callee's context, its expression) for a call of a pure rule function with simple arguments, which is
+        inlined: the callee's parameters stand for the arguments' sources; None for any other node."""
+        ref = getattr(node, "ref", ("",))
+        if not isinstance(node, ast.Call) or ref[0] == "builtin" or node.func in self.game.modified:
+            return None
+        decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None
+        name = node.func
+        if decl is None or name in self.inlining or len(self.inlining) >= INLINE_DEPTH or \
+                not all(_simple(a) for a in node.args):
+            return None
+        args = args if args is not None else [self.expr(a) for a in node.args]
+        subst = {p.name: a for p, a in zip(decl.params, args)}
+        return (Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
+                            self.components, self.facts), decl.expr)
+
+    def looping(self, var: str, temp: str, coll) -> "Expressions":
+        """The context inside a loop written for a comprehension over `coll` binding `var` (a statement's loop, its
+        variable the temporary `temp`): as `inner`, with what going through `coll` makes sure of."""
+        inner = self.inner(var)
+        inner.rename = {**inner.rename, var: temp}
+        if coll.type == "zone":
+            inner.components = inner.components | {temp}
+        if players_like(coll):
+            inner.facts = {**inner.facts, temp: SEAT}
+        return inner
 
     def builtin(self, node, args: list) -> str:
         name = node.func

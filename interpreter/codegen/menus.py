@@ -7,6 +7,7 @@ import re
 
 from dsl import ast
 from interpreter.codegen import library
+from interpreter.codegen.conditions import test
 from interpreter.codegen.expressions import Expressions, Hoisted
 from interpreter.codegen.source import Writer
 
@@ -122,14 +123,14 @@ class Menus:
             if b.cond is not None:
                 inner = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying),
                                     facts=self.facts)
-                w.line(f"if {inner.expr(b.cond)}:")
+                w.line(f"if {test(self.game, w, inner, b.cond)}:")
                 w.indent()
                 depth += 1
         ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying),
                          facts=self.facts)
         values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
         if opt.cond is not None:
-            w.line(f"if {ex.expr(opt.cond)}:")
+            w.line(f"if {test(self.game, w, ex, opt.cond)}:")
             w.indent()
         # MenuChoice(row, values) without the call of its __init__ (a call of its own for each option found)
         choice = w.temp()

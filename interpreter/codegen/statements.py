@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
+from interpreter.codegen.conditions import test, worthwhile
 from interpreter.codegen.expressions import Expressions, _plain_local
 from interpreter.codegen.facts import LISTS, SEAT, local_facts, players_like
 from interpreter.codegen.menus import Menus
@@ -117,7 +118,9 @@ class Statements(Menus):
         w.line(f"for {var} in {coll}:")
         item = ex.expr(value) if value is not None else var
         if q.cond is not None:
-            w.line(f"    if {ex.expr(q.cond)}:")
+            w.indent()
+            w.line(f"if {test(self.game, w, ex, q.cond)}:")
+            w.dedent()
             w.line(f"        {out}.append({item})")
         else:
             w.line(f"    {out}.append({item})")
@@ -298,13 +301,22 @@ class Statements(Menus):
 
     # ------------------------------------------------------------ control flow
     def s_If(self, s) -> None:
+        w = self.w
+        nested = 0  # an `elif` whose condition is written as statements (codegen.conditions) is an `else: ... if`
         for i, (cond, body) in enumerate(s.branches):
-            self.w.span = s.span if i == 0 else cond.span
-            self.w.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
+            w.span = s.span if i == 0 else cond.span
+            if i and worthwhile(self.ex, cond):
+                w.line("else:")
+                w.indent()
+                nested += 1
+                i = 0
+            w.line(f"{'if' if i == 0 else 'elif'} {test(self.game, w, self.ex, cond)}:")
             self.suite(body)
         if s.other is not None:
-            self.w.line("else:")
+            w.line("else:")
             self.suite(s.other)
+        for _ in range(nested):
+            w.dedent()
 
     def loop_over(self, body: list, items: str) -> str:
         """What a `for` goes through. A loop that may reach a decision keeps its iterator in a local, so
@@ -323,7 +335,7 @@ class Statements(Menus):
         self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, coll)}:")
         with self.child(s.var):
             if s.cond is not None:
-                self.w.line(f"if not {self.expr(s.cond)}:")
+                self.w.line(f"if not {test(self.game, self.w, self.ex, s.cond)}:")
                 self.w.line("    continue")
             self.block(s.body)
 
