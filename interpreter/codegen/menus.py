@@ -51,14 +51,22 @@ class Menus:
         players), and for an option with `ask` a fourth entry, a function of its bound values giving its words
         (interpreter.present.words renders them for each viewer). A constant, or a temporary made before the
         options are enumerated when its words read locals of the procedure; the chosen option is found by it."""
-        rows = []
+        labels = []
         for opt in s.options:
             names = [b.var for b in opt.bindings]
             types = {b.var: b.coll.type for b in opt.bindings}
             shown = tuple(names.index(p) for p in opt.params)
             player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
-            row = self.unit.constant((opt.name, shown, player_args))
-            if opt.ask is not None:
+            labels.append((opt.name, shown, player_args))
+        # the options' table, a constant (tools read the options' names from it: interpreter.agents.actions)
+        table = self.unit.constant(tuple(labels))
+        rows = []
+        for k, opt in enumerate(s.options):
+            names = [b.var for b in opt.bindings]
+            row = f"{table}[{k}]"
+            if opt.ask is None:
+                row = self.module_constant(row, s.span)
+            else:
                 ex = Expressions(self.game, self.bound | set(names), facts=self.facts)
                 args = ", ".join(ex.local(n) for n in names)
                 row = f"{row} + ((lambda {args}: {self.words(opt.ask, ex)}),)"
