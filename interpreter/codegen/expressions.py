@@ -7,10 +7,11 @@ keys go through repr().
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from dsl import ast
-from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, SMALL_SCAN, SMALL_ZONES, players_like
+from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, SMALL_SCAN, SMALL_ZONES, function_decls, players_like
 from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
@@ -109,7 +110,7 @@ class Expressions:
             return f"({src}).items"
         if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list") \
                 or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const") \
-                or src.startswith(("_concat_zone(", "_concat2(")) and isinstance(node, (ast.Call, ast.Binary)):
+                or isinstance(node, (ast.Call, ast.Binary)) and made_list(src):
             return src  # a list made here
         return f"_items({src})"
 
@@ -508,7 +509,7 @@ def light(game, call) -> bool:
     """A call whose work is bounded by the rule text alone: a built-in, or rule functions (every card's
     function of that name, for a method) that go through no collection and call only light ones."""
     todo, seen = [call], set()
-    decls = _function_decls(game)
+    decls = function_decls(game)
     while todo:
         n = todo.pop()
         if isinstance(n, ast.Query) or _heavy(n):
@@ -524,23 +525,21 @@ def light(game, call) -> bool:
     return True
 
 
-def _function_decls(game) -> dict:
-    """Function name -> its declarations: the game's function and every card's function of that name."""
-    found = game.function_decls
-    if not found:
-        for module in game.content.modules:
-            for d in module.decls:
-                if isinstance(d, ast.Function):
-                    found.setdefault(d.name, []).append(d)
-    return found
-
-
 def _each_players_zone(node) -> bool:
     """`[ZONE of q for q in players]`: one zone of each player, in seat order."""
     return isinstance(node, ast.Query) and node.func == "list" and node.cond is None and not node.keys and \
         getattr(node.coll, "ref", ("",)) == ("const", "players") and isinstance(node.coll, ast.Name) and \
         isinstance(node.value, ast.Of) and getattr(node.value, "ref", ("",))[0] == "zone" and \
         node.value.ref[1].scope == "player" and isinstance(node.value.arg, ast.Name) and node.value.arg.id == node.var
+
+
+def made_list(src: str) -> bool:
+    """Is this generated expression a list joined where it stands (`_concat_zone(...)`, `_concat2(...)`, also in the
+    parentheses of an inlined rule function), held by nothing else?"""
+    if "_concat" not in src:
+        return False
+    body = pyast.parse(src.strip(), mode="eval").body
+    return isinstance(body, pyast.Call) and isinstance(body.func, pyast.Name) and body.func.id in ("_concat_zone", "_concat2")
 
 
 def _plain_local(node) -> bool:

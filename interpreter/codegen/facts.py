@@ -89,3 +89,23 @@ def _bindings(game, stmts: list):
             yield from _bindings(game, s.other or [])
         elif isinstance(s, (ast.While, ast.Repeat)):
             yield from _bindings(game, s.body)
+
+
+def function_decls(game) -> dict:
+    """Function name -> its declarations: the game's function and every card's function of that name."""
+    found = game.function_decls
+    if not found:
+        for module in game.content.modules:
+            for d in module.decls:
+                if isinstance(d, ast.Function):
+                    found.setdefault(d.name, []).append(d)
+    return found
+
+
+def of_one_player(game, name: str) -> bool:
+    """Is every function of this name (every card's) a function of one player, and none modified? Each card's is
+    then compiled once more for every seat at once (declarations.Unit.for_seats), which `[t.f(q) for q in players]`
+    calls (Statements.list_loop)."""
+    decls = function_decls(game).get(name)
+    return bool(decls) and name not in game.modified and \
+        all(len(d.params) == 1 and d.params[0].type == "player" for d in decls)

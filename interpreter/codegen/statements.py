@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.conditions import test, worthwhile
-from interpreter.codegen.expressions import Expressions, _plain_local
-from interpreter.codegen.facts import LISTS, SEAT, local_facts, players_like
+from interpreter.codegen.expressions import Expressions, _plain_local, made_list
+from interpreter.codegen.facts import LISTS, SEAT, local_facts, of_one_player, players_like
 from interpreter.codegen.menus import Menus
 from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
@@ -96,6 +96,13 @@ class Statements(Menus):
         call of its own in Python 3.11; the variable is a temporary (it stays out of the procedure's locals).
         A card function asked of one component for every element (`[t.score(q) for q in players]`) is
         looked up once, when there is an element (the lookup fails as each call would)."""
+        value = q.value
+        method = isinstance(value, ast.Method) and q.cond is None and value.name not in self.game.modified and \
+            _plain_local(value.obj) and value.obj.id != q.var
+        if method and _for_every_seat(self.game, q, value):
+            # `[t.f(q) for q in players]` of a card function of one player: its values for every seat in one call
+            obj = self.expr(value.obj)
+            return f"rt.cfs.seats[{obj}.record_id][{literal(value.name)}](rt, {obj})"
         w = self.w
         out, var = w.temp(), w.temp()
         ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var},
@@ -103,9 +110,6 @@ class Statements(Menus):
         counted = not self.ex.small(q)
         coll = self.ex.each(q.coll) if counted else self.ex.items(q.coll)
         w.line(f"{out} = []")
-        value = q.value
-        method = isinstance(value, ast.Method) and q.cond is None and value.name not in self.game.modified and \
-            _plain_local(value.obj) and value.obj.id != q.var
         if method:
             seq, fn = w.temp(), w.temp()
             obj = self.expr(value.obj)
@@ -330,7 +334,7 @@ class Statements(Menus):
     def s_For(self, s) -> None:
         coll = self.expr(s.coll)
         # a list joined for the loop alone (`a + b`) is held by nothing else: gone through without a copy
-        made = isinstance(s.coll, (ast.Binary, ast.Call)) and coll.startswith(("_concat2(", "_concat_zone("))
+        made = isinstance(s.coll, (ast.Binary, ast.Call)) and made_list(coll)
         coll = f"_loop_made(rt, {coll})" if made else f"_loop(rt, {coll})"
         self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, coll)}:")
         with self.child(s.var):
@@ -402,6 +406,14 @@ def count_loop(game, w: Writer, bound: set, node, target: str) -> bool:
         w.line(f"    if {inner.expr(cond)}:")
         w.line(f"        {target} += 1")
     return True
+
+
+def _for_every_seat(game, q, value) -> bool:
+    """`[t.f(q) for q in players]`: a card function of one player (with its every-seat twin, codegen.declarations)
+    asked of each player in seat order."""
+    return isinstance(q.coll, ast.Name) and getattr(q.coll, "ref", ("",)) == ("const", "players") and \
+        of_one_player(game, value.name) and len(value.args) == 1 and isinstance(value.args[0], ast.Name) and \
+        value.args[0].id == q.var
 
 
 def _sized(t: str) -> bool:
