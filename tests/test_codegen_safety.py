@@ -32,7 +32,9 @@ ATTRIBUTES = {"gv", "pv", "gz", "pz", "ents", "seats", "state", "players", "winn
               "calls", "steps",  # the budgets counted inline (interpreter/codegen/library.py)
               "change_watchers", "changed",  # a component's variable set, told to incremental readers
               "memo", "stamp",  # card functions kept until a zone changes (interpreter/codegen/zone_pure.py)
-              "zone", "owner"}  # `holder` of a component lying in a player's zone, read inline
+              "zone", "owner",  # `holder` of a component lying in a player's zone, read inline
+              "account", "counted",  # a log line handed over, a call counted, only when someone listens
+              "option", "bound"}  # a menu's MenuChoices, made where the options are found
 
 
 def generated_tree(game) -> pyast.Module:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import ast as pyast
 import random
 
+import pytest
+
+from dsl.diagnostics import DiagnosticError
 from interpreter.runtime import Session
 from interpreter.runtime.games import load_compiled
 from tiny_game import tiny_game
@@ -140,3 +143,45 @@ def test_a_count_kept_on_a_zone_is_made_by_loops_that_stop_at_the_first_match(tm
     text = source[source.index(f"def {fn.__name__}("):]
     text = text[:text.index("\ndef ")]
     assert "break" in text and ".memo" in text  # kept, and made by loops
+
+
+def test_a_card_function_of_one_player_for_every_seat_gives_what_each_call_gives():
+    """`[t.score(q) for q in players]` is one call of the score's twin for every seat (declarations.for_seats):
+    at every decision of random games, with kept values and with none, it gives each seat's own call's value."""
+    game = load_compiled("kings_bounty")
+    assert "v_scores = rt.cfs.seats[v_t.record_id]['score'](rt, v_t)" in game.python_source()
+    for players, seed in ((2, 0), (4, 1)):
+        session = Session(game, players, seed, keep_labels=False)
+        rt = session.rt
+        titles = [e for e in rt.state.entities.values() if e.kind == "title"]
+        rng = random.Random(seed)
+        while session.pending is not None:
+            for t in titles:
+                together = rt.cfs.seats[t.record_id]["score"](rt, t)
+                assert together == [rt.cfs[t.record_id]["score"](rt, t, q) for q in rt.seats]
+                _forget(session)
+                assert together == rt.cfs.seats[t.record_id]["score"](rt, t)
+            session.answer(rng.randrange(len(session.pending.values)))
+
+
+def test_a_card_function_for_every_seat_fails_and_counts_as_each_call_would(tmp_path):
+    rules = """procedure play():
+    let c = first(pile)
+    let mine = [c.held(q) for q in players]
+    players[0].points = sum(x for x in mine)
+    let g = bottom(pile)
+    let theirs = [g.held(q) for q in players]
+    players[1].points = sum(x for x in theirs)
+"""
+    records = RECORDS.replace("function held(p: player) = count(c in hand of p) + 100",
+                              "function held(p: player) = count(c in hand of p) + bonus(count(c in hand of p))\n"
+                              "    function far(p: player) = 1")
+    game = load_compiled(str(tiny_game(tmp_path, records=records, rules=rules + "function bonus(n: number) = 100\n")))
+    assert "rt.cfs.seats[v_c.record_id]['held'](rt, v_c)" in game.python_source()
+    session = Session(game, 2, 0)
+    assert [pv["points"] for pv in session.state.player_vars] == [0, 200]
+    assert session.rt.calls == 1 + 2  # the procedure, and the gem's `held` (which calls `bonus`) once per seat
+    missing = load_compiled(str(tiny_game(tmp_path, records=records, name="missing", rules=rules.replace("c.held(q)", "c.far(q)")
+                                          + "function bonus(n: number) = 100\n")))
+    with pytest.raises(DiagnosticError, match="coin does not define 'far'"):
+        Session(missing, 2, 0)

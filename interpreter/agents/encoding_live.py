@@ -55,11 +55,8 @@ class _Live:
     def moved(self, e, old, new) -> None:
         self.ents[e] = None
         zones = self.zones
-        if old is not None:
-            zones[old] = None
+        zones[old] = None  # None for a component that lay nowhere: dropped when taken in
         zones[new] = None
-        if type(new.owner) is Entity:
-            self.loaded.add(new.owner)
 
     def changed(self, what) -> None:
         for x in what:
@@ -69,8 +66,6 @@ class _Live:
                 self.ents[x] = None
             else:
                 self.zones[x] = None
-                if type(x.owner) is Entity:
-                    self.loaded.add(x.owner)
 
 
 def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:

@@ -40,8 +40,8 @@ def items(value):
 
 
 def concat2(rt, a, b) -> list:
-    a = a.items if type(a) is Zone else items(a)
-    b = b.items if type(b) is Zone else items(b)
+    a = a if type(a) is list else (a.items if type(a) is Zone else items(a))
+    b = b if type(b) is list else (b.items if type(b) is Zone else items(b))
     n = len(a) + len(b)  # counted before it is made
     rt.steps += n
     if rt.steps > STEP_LIMIT or n > SIZE_LIMIT:

@@ -14,6 +14,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import GameContent, all_decls
 from interpreter.codegen import library
 from interpreter.codegen.expressions import Expressions
+from interpreter.codegen.facts import of_one_player
 from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
 from interpreter.codegen.zone_pure import root_zone
 from interpreter.codegen.source import FUNC, LOCAL, PROC, Writer, literal, mangle, run_source
@@ -182,7 +183,7 @@ class Unit:
         name = mangle(PROC, decl.name)
         w = self.writer(self.header(name, decl.params), decl.span)
         if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
-            w.line(f"_counted(rt, {literal(decl.name)})")
+            w.line(f"if rt.counted is not None: _counted(rt, {literal(decl.name)})")
         _count_call(w)
         body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
@@ -220,31 +221,60 @@ class Unit:
         if root is not None:
             # kept until what lies in that zone changes (codegen.zone_pure); a seat out of range is left to fail
             # as the expression itself fails
-            zone, player = root
-            # kept on the zone itself, keyed by the function and what else it reads (`this`, other arguments)
-            others = [x for x in ["this", *(p.name for p in decl.params)] if mangle(LOCAL, x) != player and
-                      re.search(rf"\b{mangle(LOCAL, x)}\b", value)]
-            key = literal(self.filename + name)
-            if others:
-                key = f"({key}, {', '.join(mangle(LOCAL, x) for x in others)})"
-            z, memo, kept, v = w.temp(), w.temp(), w.temp(), w.temp()
-            w.line(f"if {player} in rt.seats:")
-            w.line(f"    {z} = rt.pz[{zone}][{player}]")
-            w.line(f"    {memo} = {z}.memo")
-            w.line(f"    if {memo} is None:")
-            w.line(f"        {memo} = {z}.memo = {{}}")
-            w.line("    else:")
-            w.line(f"        {kept} = {memo}.get({key})")
-            w.line(f"        if {kept} is not None and {kept}[0] == {z}.stamp:")
-            w.line(f"            return {kept}[1]")
+            w.line(f"if {root[1]} in rt.seats:")
             w.indent()
-            if not count_loop(self.game, w, bound, decl.expr, v):  # the hot form as loops (no comprehension call)
-                w.line(f"{v} = {value}")
+            self.kept_value(w, decl, bound, value, name, root, lambda v: f"return {v}")
             w.dedent()
-            w.line(f"    {memo}[{key}] = ({z}.stamp, {v})")
-            w.line(f"    return {v}")
         w.line(f"return {value}")
         _count_call(w, only_if_calls=True)
+        if owner is not None and of_one_player(self.game, decl.name):
+            self.for_seats(decl, bound, value, name, root, func)
+
+    def kept_value(self, w, decl, bound: set, value: str, name: str, root: tuple, give) -> None:
+        """The value of a card function kept on its root zone (codegen.zone_pure): the kept one while the zone's
+        stamp stays, else computed and kept; `give(v)` is the statement that hands a value over."""
+        zone, player = root
+        # kept on the zone itself, keyed by the function and what else it reads (`this`, other arguments)
+        others = [x for x in ["this", *(p.name for p in decl.params)] if mangle(LOCAL, x) != player and
+                  re.search(rf"\b{mangle(LOCAL, x)}\b", value)]
+        key = literal(self.filename + name)
+        if others:
+            key = f"({key}, {', '.join(mangle(LOCAL, x) for x in others)})"
+        z, memo, kept, v = w.temp(), w.temp(), w.temp(), w.temp()
+        w.line(f"{z} = rt.pz[{zone}][{player}]")
+        w.line(f"{memo} = {z}.memo")
+        w.line(f"if {memo} is None:")
+        w.line(f"    {memo} = {z}.memo = {{}}")
+        w.line("else:")
+        w.line(f"    {kept} = {memo}.get({key})")
+        w.line(f"    if {kept} is not None and {kept}[0] == {z}.stamp:")
+        w.line(f"        {give(f'{kept}[1]')}")
+        if not count_loop(self.game, w, bound, decl.expr, v):  # the hot form as loops (no comprehension call)
+            w.line(f"{v} = {value}")
+        w.line(f"{memo}[{key}] = ({z}.stamp, {v})")
+        w.line(give(v))
+
+    def for_seats(self, decl, bound: set, value: str, name: str, root, func: Func) -> None:
+        """A card function of one player, once more as a function of the component alone giving its value for every
+        seat in order (`[t.score(q) for q in players]` in one call: Statements.list_loop); each seat's value is
+        what the function gives, kept as it keeps it, and each counts as a call where the function counts one."""
+        twin = self.new_name("cf_")
+        w = self.writer(f"def {twin}(rt, {mangle(LOCAL, 'this')}):", decl.expr.span)
+        out, player = w.temp(), mangle(LOCAL, decl.params[0].name)
+        w.line(f"{out} = []")
+        w.line(f"for {player} in rt.seats:")
+        w.indent()
+        start = len(w.lines)
+        if root is not None:
+            self.kept_value(w, decl, bound, value, name, root, lambda v: f"{out}.append({v}); continue")
+        else:
+            w.line(f"{out}.append({value})")
+        if any(_CALLS.search(line) for line in w.lines[start:]):
+            w.lines[start:start] = ["    " * w.depth + text for text in _CALL_COUNT]
+            w.spans[start:start] = [w.spans[0]] * len(_CALL_COUNT)
+        w.dedent()
+        w.line(f"return {out}")
+        self.bind(twin, func, "for_seats")
 
     def hook(self, decl, owner: str | None, captured: list, temporary: bool = False) -> Hook:
         """A trigger, replacement or modifier; its functions take (rt, b), b binding names to values."""
@@ -340,6 +370,9 @@ class Unit:
 _CALLS = re.compile(r"(?<![\w.])(?:f_|p_|cf_)\w+\(|\brt\.(?:cfs\[|card_function\(|modified\(|memoized\(|invoke|event\()")
 
 
+_CALL_COUNT = ("rt.calls += 1", f"if rt.calls > {library.CALL_LIMIT}:", "    _too_many_calls(rt)")
+
+
 def _count_call(w, only_if_calls: bool = False) -> None:
     """Every procedure, and every function or ability that calls another, counts its calls against CALL_LIMIT
     (its first lines): however rules recurse or fan out (f(n - 1) + f(n - 1)), they stop there. A function that
@@ -347,7 +380,7 @@ def _count_call(w, only_if_calls: bool = False) -> None:
     cost nothing more."""
     if only_if_calls and not any(_CALLS.search(line) for line in w.lines[1:]):
         return
-    lines = ["    rt.calls += 1", f"    if rt.calls > {library.CALL_LIMIT}:", "        _too_many_calls(rt)"]
+    lines = ["    " + text for text in _CALL_COUNT]
     w.lines[1:1] = lines
     w.spans[1:1] = [w.spans[0]] * len(lines)
 

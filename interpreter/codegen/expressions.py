@@ -7,9 +7,11 @@ keys go through repr().
 """
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 from dsl import ast
+from interpreter.codegen.facts import LISTS, PER_PLAYER, SEAT, SMALL_SCAN, SMALL_ZONES, function_decls, players_like
 from interpreter.codegen.source import FUNC, LOCAL, literal, mangle
 
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "in": "in", "notin": "not in"}
@@ -58,7 +60,7 @@ class Expressions:
 
     def __init__(self, game, bound: set, subst: dict | None = None, rename: dict | None = None,
                  inlining: tuple = (), fresh: list | None = None, hoist: dict | None = None,
-                 components: frozenset = frozenset()):
+                 components: frozenset = frozenset(), facts: dict | None = None):
         self.game = game
         self.bound = bound  # content names of the locals bound where the expression stands
         self.subst = subst or {}
@@ -70,6 +72,7 @@ class Expressions:
         self.hoist = hoist or {}
         # locals (as generated) that hold a component lying in a zone: bound by going through a zone's items
         self.components = components
+        self.facts = facts or {}  # local (as generated) -> what its bindings make sure of (codegen.facts)
 
     def local(self, name: str) -> str:
         return self.rename.get(name) or mangle(LOCAL, name)
@@ -84,8 +87,11 @@ class Expressions:
         hoist, own = self.hoist, rename.get(var) or mangle(LOCAL, var)
         if hoist and own in hoist:  # the comprehension's own variable
             hoist = {k: v for k, v in hoist.items() if k != own}
+        facts = self.facts
+        if own in facts:  # an outer local of the same name is not this one
+            facts = {k: v for k, v in facts.items() if k != own}
         return Expressions(self.game, self.bound | {var}, subst, rename, self.inlining, self.fresh, hoist,
-                           self.components - {own})
+                           self.components - {own}, facts)
 
     def you(self) -> str:
         if "you" in self.bound:
@@ -104,7 +110,7 @@ class Expressions:
             return f"({src}).items"
         if isinstance(node, (ast.ListLit, ast.Range)) or (isinstance(node, ast.Query) and node.func == "list") \
                 or (isinstance(node, ast.Name) and getattr(node, "ref", ("",))[0] == "const") \
-                or src.startswith(("_concat_zone(", "_concat2(")) and isinstance(node, (ast.Call, ast.Binary)):
+                or isinstance(node, (ast.Call, ast.Binary)) and made_list(src):
             return src  # a list made here
         return f"_items({src})"
 
@@ -222,10 +228,16 @@ class Expressions:
     def e_Index(self, node) -> str:
         if node.obj.type.startswith("list["):
             obj, key = self.expr(node.obj), self.expr(node.key)
+            if self.facts.get(key) == SEAT and obj.isidentifier():
+                if self.facts.get(obj) == PER_PLAYER:
+                    return f"{obj}[{key}]"  # a list of one element per player, indexed by a seat (codegen.facts)
+                return f"({obj}[{key}] if {key} < _len({obj}) else _at({obj}, {key}))"  # a seat is never none nor negative
             if _plain_local(node.obj) and _plain_local(node.key) and node.key.type in ("number", "player"):
                 # `scores[q]` in a loop over the players: read in place when the index lies in the list
                 # (a number or none, so the test cannot fail); `_at` says what is wrong otherwise
                 return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}))"
+            if isinstance(node.key, ast.Num) and node.key.value == 0 and self.facts.get(obj) in LISTS:
+                return f"({obj}[0] if {obj} else None)"
             if isinstance(node.key, ast.Num) and node.key.value == 0 and _plain_local(node.obj) and obj.isidentifier():
                 return f"({obj}[0] if _type({obj}) is _list and {obj} else _at({obj}, 0))"  # `xs[0]` of a list local
             return f"_at({obj}, {key})"
@@ -291,6 +303,10 @@ class Expressions:
             if self.small_collection(node.right):  # a scan of at most a few hundred: counted with what runs it
                 return f"({left} {_COMPARE[op]} {self.items(node.right)})"
             found = f"_in(rt, {left}, {right})"  # a scan of the collection, counted as steps
+            if _plain_local(node.right) and right.isidentifier() and node.right.type.startswith("list[") \
+                    and _simple(node.left):
+                # a list local of a few elements (races drawn for a setup) scanned in place, like a small collection
+                found = f"({left} in {right} if _type({right}) is _list and _len({right}) <= {SMALL_SCAN} else {found})"
             return found if op == "in" else f"(not {found})"
         return f"({left} {_COMPARE[op]} {right})"
 
@@ -318,14 +334,38 @@ class Expressions:
         if name in self.game.modified:
             how = "memoized" if name in self.game.memoizable else "modified"
             return f"rt.{how}({literal(name)}, {fn}, ({', '.join(args)}{',' if args else ''}))"
-        decl = getattr(ref[1], "decl", None)
-        if decl is not None and name not in self.inlining and len(self.inlining) < INLINE_DEPTH \
-                and all(_simple(a) for a in node.args):
-            subst = {p.name: a for p, a in zip(decl.params, args)}
-            callee = Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
-                                 self.components)
-            return f"({callee.expr(decl.expr)})"
+        found = self.inlined(node, args)
+        if found is not None:
+            callee, body = found
+            return f"({callee.expr(body)})"
         return f"{fn}({', '.join(['rt', *args])})"
+
+    def inlined(self, node, args: list | None = None):
+        """(the callee's context, its expression) for a call of a pure rule function with simple arguments, which is
+        inlined: the callee's parameters stand for the arguments' sources; None for any other node."""
+        ref = getattr(node, "ref", ("",))
+        if not isinstance(node, ast.Call) or ref[0] == "builtin" or node.func in self.game.modified:
+            return None
+        decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None
+        name = node.func
+        if decl is None or name in self.inlining or len(self.inlining) >= INLINE_DEPTH or \
+                not all(_simple(a) for a in node.args):
+            return None
+        args = args if args is not None else [self.expr(a) for a in node.args]
+        subst = {p.name: a for p, a in zip(decl.params, args)}
+        return (Expressions(self.game, set(subst), subst, {}, (*self.inlining, name), self.fresh, self.hoist,
+                            self.components, self.facts), decl.expr)
+
+    def looping(self, var: str, temp: str, coll) -> "Expressions":
+        """The context inside a loop written for a comprehension over `coll` binding `var` (a statement's loop, its
+        variable the temporary `temp`): as `inner`, with what going through `coll` makes sure of."""
+        inner = self.inner(var)
+        inner.rename = {**inner.rename, var: temp}
+        if coll.type == "zone":
+            inner.components = inner.components | {temp}
+        if players_like(coll):
+            inner.facts = {**inner.facts, temp: SEAT}
+        return inner
 
     def builtin(self, node, args: list) -> str:
         name = node.func
@@ -336,6 +376,8 @@ class Expressions:
         if name in ("count", "len") and node.args and isinstance(node.args[0], (ast.ListLit, ast.Query)) \
                 and node.args[0].type.startswith("list["):
             return f"_len({args[0]})"  # a list made here is never none
+        if name in ("count", "len") and node.args and self.facts.get(args[0]) in LISTS:
+            return f"_len({args[0]})"  # a list local (codegen.facts)
         if name in ("count", "len") and node.args and _plain_local(node.args[0]) and args[0].isidentifier() \
                 and node.args[0].type.startswith("list["):
             return f"(_len({args[0]}) if _type({args[0]}) is _list else _count({args[0]}))"  # a list local, as a rule
@@ -346,13 +388,13 @@ class Expressions:
         if name == "first":
             return f"_first({self.items(node.args[0])})"
         if name == "holder" and _plain_local(node.args[0]) and args[0].isidentifier():
-            # a component lying in a player's zone, inline (the hot case: who holds the domain a menu option
-            # names); anything else (stacked, in no zone, not a component) through `_holder`, which says what
+            # a component lying in a player's zone (the hot case: who holds the domain a menu option names) or in the
+            # game's (none), inline; anything else (stacked, in no zone, not a component) through `_holder`, which says what
             x = args[0]
+            held = f"(_type({x}.zone.owner) is _int or {x}.zone.owner is None)"
             if x in self.components:  # known to lie in a zone
-                return f"({x}.zone.owner if _type({x}.zone.owner) is _int else _holder({x}))"
-            return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and _type({x}.zone.owner) is _int " \
-                   f"else _holder({x}))"
+                return f"({x}.zone.owner if {held} else _holder({x}))"
+            return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and {held} else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
         if name == "concat" and _each_players_zone(node.args[0]):  # concat([hand of q for q in players])
@@ -369,6 +411,8 @@ class Expressions:
         var = inner.local(node.var)
         if node.coll.type == "zone" and node.func != "reach":  # its elements lie in that zone (reach's steps: not)
             inner.components = inner.components | {var}
+        if players_like(node.coll) and node.func != "reach":
+            inner.facts = {**inner.facts, var: SEAT}
         cond = inner.expr(node.cond) if node.cond is not None else None
         value = inner.expr(node.value) if node.value is not None else var
         where = f" if {cond}" if cond is not None else ""
@@ -421,7 +465,6 @@ class Expressions:
 _EMPTY = {"list": "[]", "count": "0", "sum": "0", "any": "False", "all": "True", "first": "None"}
 _PLAIN_ITEMS = re.compile(r"^(?:_each\(rt, )?(\([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\['\w+'\]|\[[A-Za-z_]\w*\])*\)\.items)\)?$")
 
-SMALL_ZONES = 256  # components in a game at most, for comprehensions over its zones to go uncounted (`small`)
 
 
 def small(game, node, owner: str | None = None) -> bool:
@@ -466,7 +509,7 @@ def light(game, call) -> bool:
     """A call whose work is bounded by the rule text alone: a built-in, or rule functions (every card's
     function of that name, for a method) that go through no collection and call only light ones."""
     todo, seen = [call], set()
-    decls = _function_decls(game)
+    decls = function_decls(game)
     while todo:
         n = todo.pop()
         if isinstance(n, ast.Query) or _heavy(n):
@@ -482,23 +525,21 @@ def light(game, call) -> bool:
     return True
 
 
-def _function_decls(game) -> dict:
-    """Function name -> its declarations: the game's function and every card's function of that name."""
-    found = game.function_decls
-    if not found:
-        for module in game.content.modules:
-            for d in module.decls:
-                if isinstance(d, ast.Function):
-                    found.setdefault(d.name, []).append(d)
-    return found
-
-
 def _each_players_zone(node) -> bool:
     """`[ZONE of q for q in players]`: one zone of each player, in seat order."""
     return isinstance(node, ast.Query) and node.func == "list" and node.cond is None and not node.keys and \
         getattr(node.coll, "ref", ("",)) == ("const", "players") and isinstance(node.coll, ast.Name) and \
         isinstance(node.value, ast.Of) and getattr(node.value, "ref", ("",))[0] == "zone" and \
         node.value.ref[1].scope == "player" and isinstance(node.value.arg, ast.Name) and node.value.arg.id == node.var
+
+
+def made_list(src: str) -> bool:
+    """Is this generated expression a list joined where it stands (`_concat_zone(...)`, `_concat2(...)`, also in the
+    parentheses of an inlined rule function), held by nothing else?"""
+    if "_concat" not in src:
+        return False
+    body = pyast.parse(src.strip(), mode="eval").body
+    return isinstance(body, pyast.Call) and isinstance(body.func, pyast.Name) and body.func.id in ("_concat_zone", "_concat2")
 
 
 def _plain_local(node) -> bool:

@@ -6,6 +6,8 @@ the game (seats, RNG, variants) take the runtime first.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part of what generated code calls
     CALL_LIMIT, DEPTH_LIMIT, NUMBER_LIMIT, RANGE_LIMIT, SIZE_LIMIT, STEP_LIMIT, TOLD_LIMIT, WHILE_LIMIT, _what,
     bounded, chain, concat2, contains, div, each, each_of, items, join, kept, loop_items, loop_made, making, mod, mul, number_range,
@@ -151,17 +153,20 @@ def concat_zone(rt, name: str) -> list:
 
 
 def top(z, n=None):
-    seq = items(z)
+    seq = z.items if type(z) is Zone else items(z)
     if n is None:
         return seq[0] if seq else None
-    return list(seq[:_count_arg(n, "top")])
+    if type(n) is not int or n < 0:  # a slice is a new list already
+        n = _count_arg(n, "top")
+    return list(seq[:n])
 
 
 def bottom(z, n=None):
-    seq = items(z)
+    seq = z.items if type(z) is Zone else items(z)
     if n is None:
         return seq[-1] if seq else None
-    n = _count_arg(n, "bottom")
+    if type(n) is not int or n < 0:
+        n = _count_arg(n, "bottom")
     return list(seq[-n:]) if n else []
 
 
@@ -226,11 +231,13 @@ def seat(rt, p) -> int:
 
 
 def b_next(rt, p):
-    return (seat(rt, p) + 1) % rt.state.players
+    n = rt.state.players
+    return ((p if type(p) is int and 0 <= p < n else seat(rt, p)) + 1) % n
 
 
 def b_prev(rt, p):
-    return (seat(rt, p) - 1) % rt.state.players
+    n = rt.state.players
+    return ((p if type(p) is int and 0 <= p < n else seat(rt, p)) - 1) % n
 
 
 def neighbors(rt, p) -> list:
@@ -529,19 +536,6 @@ class MenuChoice:
         return " ".join(parts)
 
 
-def menu_choices(table: tuple, entries: list) -> list:
-    """A menu's options as MenuChoices: `table[k]` for each (k, bound values) entry. Made without calling the
-    class (whose Python __init__ costs a call of its own for each option of every menu asked)."""
-    new = object.__new__
-    out = []
-    for k, bound in entries:
-        c = new(MenuChoice)
-        c.option = table[k]
-        c.bound = bound
-        out.append(c)
-    return out
-
-
 # ---------------------------------------------------------------- text
 def show(value, t: str = "any", ids: bool = False) -> str:
     """How a value reads in a log line; with `ids`, components read as their ids (so copies differ) and
@@ -587,9 +581,11 @@ def namespace() -> dict:
         "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_repeat": repeat_count,
         "_loop": loop_items, "_loop_made": loop_made, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
         "_reveal": reveal, "_show_to": show_to, "_number_attr": number_attr, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
-        "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice, "_menu_choices": menu_choices, "_show": show,
+        "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice,
+        "_new_choice": partial(object.__new__, MenuChoice),  # a MenuChoice whose option and bound the code sets
+        "_show": show,
         # the few Python built-ins the generated code itself uses, under helper names
-        "_len": len, "_sum": sum, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
+        "_len": len, "_sum": sum, "_max_of": max, "_min_of": min, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
         "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter, "_type": type, "_int": int,
         "_Entity": Entity,
     }

@@ -21,6 +21,7 @@ class Func:
     name: str
     params: list
     fn: object = None  # fn(rt, *args) -> value; card functions take `this` first
+    for_seats: object = None  # a card function of one player: fn(rt, this) -> [its value for each seat]
 
 
 @dataclass
@@ -75,13 +76,16 @@ class CompiledGame:
 
     @property
     def card_functions(self) -> "CardFunctions":
-        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one.
+        """record id -> {name: fn(rt, this, *args)}, failing in the language's words on a missing one; its `seats`,
+        the same of the card functions of one player as fn(rt, this) -> [the value for each seat].
         Made once (after compiling) and shared by every game's runtime, which only reads it."""
         table = self.card_table
         if table is None:
             table = self.card_table = CardFunctions()
+            seats = table.seats = CardFunctions()
             for record, funcs in self.card_funcs.items():
                 table[record] = Defined(record, {name: f.fn for name, f in funcs.items()})
+                seats[record] = Defined(record, {name: f.for_seats for name, f in funcs.items() if f.for_seats})
         return table
 
     def span_at(self, filename: str, line: int):
@@ -107,6 +111,8 @@ class Defined(dict):
 
 
 class CardFunctions(dict):
+    __slots__ = ("seats",)  # (a slot: read by generated code as `rt.cfs.seats`)
+
     def __missing__(self, record: str):
         return Defined(record, {})
 

@@ -7,28 +7,30 @@ own, given the locals they may read as arguments, so they see a copy, as the lan
 """
 from __future__ import annotations
 
-import ast as pyast
-import re
 from contextlib import contextmanager
 
 from dsl import ast
 from interpreter.codegen import library
-from interpreter.codegen.expressions import Expressions, Hoisted, _plain_local
+from interpreter.codegen.conditions import test, worthwhile
+from interpreter.codegen.expressions import Expressions, _plain_local, made_list
+from interpreter.codegen.facts import LISTS, SEAT, local_facts, of_one_player, players_like
+from interpreter.codegen.menus import Menus
 from interpreter.codegen.source import PROC, Writer, literal, mangle
 from interpreter.core.decisions import Question
 
 
-class Statements:
+class Statements(Menus):
     def __init__(self, unit, writer, bound: set, in_procedure: bool = False):
         self.unit = unit  # the declarations compiler: makes functions and hooks of their own
         self.game = unit.game
         self.in_procedure = in_procedure  # a procedure's body (not an ability's or a secret part's)
         self.w = writer
         self.bound = set(bound)
+        self.facts: dict | None = None  # what the body's bindings make sure of its locals (codegen.facts)
 
     @property
     def ex(self) -> Expressions:
-        return Expressions(self.game, self.bound)
+        return Expressions(self.game, self.bound, facts=self.facts)
 
     def expr(self, node) -> str:
         return self.ex.expr(node)
@@ -48,6 +50,8 @@ class Statements:
             self.bound = saved
 
     def block(self, stmts: list) -> None:
+        if self.facts is None:  # the first block is the whole body
+            self.facts = local_facts(self.game, stmts, self.bound)
         for s in stmts:
             self.w.span = s.span
             getattr(self, "s_" + type(s).__name__)(s)
@@ -79,6 +83,9 @@ class Statements:
     def s_Let(self, s) -> None:
         if isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
             value = self.list_loop(s.value)
+        elif self.extreme_of_list(s):
+            self.bound.add(s.name)
+            return
         else:
             value = self.call(s.value) if self.is_proc_call(s.value) else self.expr(s.value)
         self.bound.add(s.name)
@@ -89,15 +96,20 @@ class Statements:
         call of its own in Python 3.11; the variable is a temporary (it stays out of the procedure's locals).
         A card function asked of one component for every element (`[t.score(q) for q in players]`) is
         looked up once, when there is an element (the lookup fails as each call would)."""
-        w = self.w
-        out, var = w.temp(), w.temp()
-        ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var})
-        counted = not self.ex.small(q)
-        coll = self.ex.each(q.coll) if counted else self.ex.items(q.coll)
-        w.line(f"{out} = []")
         value = q.value
         method = isinstance(value, ast.Method) and q.cond is None and value.name not in self.game.modified and \
             _plain_local(value.obj) and value.obj.id != q.var
+        if method and _for_every_seat(self.game, q, value):
+            # `[t.f(q) for q in players]` of a card function of one player: its values for every seat in one call
+            obj = self.expr(value.obj)
+            return f"rt.cfs.seats[{obj}.record_id][{literal(value.name)}](rt, {obj})"
+        w = self.w
+        out, var = w.temp(), w.temp()
+        ex = Expressions(self.game, self.bound | {q.var}, None, {q.var: var},
+                         facts={**self.facts, var: SEAT} if players_like(q.coll) else self.facts)
+        counted = not self.ex.small(q)
+        coll = self.ex.each(q.coll) if counted else self.ex.items(q.coll)
+        w.line(f"{out} = []")
         if method:
             seq, fn = w.temp(), w.temp()
             obj = self.expr(value.obj)
@@ -110,11 +122,44 @@ class Statements:
         w.line(f"for {var} in {coll}:")
         item = ex.expr(value) if value is not None else var
         if q.cond is not None:
-            w.line(f"    if {ex.expr(q.cond)}:")
+            w.indent()
+            w.line(f"if {test(self.game, w, ex, q.cond)}:")
+            w.dedent()
             w.line(f"        {out}.append({item})")
         else:
             w.line(f"    {out}.append({item})")
         return out
+
+    def extreme_of_list(self, s) -> bool:
+        """`let m = max(xs)` (or min) of a list local: counted and taken in place, as `_max1` would (no helper call
+        for the common case); False (nothing written) for any other value."""
+        v = s.value
+        if not (isinstance(v, ast.Call) and getattr(v, "ref", ("",))[0] == "builtin" and v.func in ("max", "min")
+                and len(v.args) == 1 and _plain_local(v.args[0]) and v.args[0].type.startswith("list[")):
+            return False
+        seq = self.expr(v.args[0])
+        if not seq.isidentifier():
+            return False
+        w = self.w
+        target = self.ex.local(s.name)
+        fact = self.facts.get(seq)
+        if fact in LISTS[:2]:  # a few elements at most, like a small comprehension's: counted with what runs it
+            w.line(f"{target} = _{v.func}_of({seq}) if {seq} else None")
+            return True
+        if fact == LISTS[2]:
+            w.line(f"rt.steps += _len({seq})")
+            w.line(f"if rt.steps > {library.STEP_LIMIT}:")
+            w.line(f"    _spend(rt, 0, {literal(f'elements {v.func!r} went through')})")
+            w.line(f"{target} = _{v.func}_of({seq}) if {seq} else None")
+            return True
+        w.line(f"if _type({seq}) is _list:")
+        w.line(f"    rt.steps += _len({seq})")
+        w.line(f"    if rt.steps > {library.STEP_LIMIT}:")
+        w.line(f"        _spend(rt, 0, {literal(f'elements {v.func!r} went through')})")
+        w.line(f"    {target} = _{v.func}_of({seq}) if {seq} else None")
+        w.line("else:")
+        w.line(f"    {target} = _{v.func}1(rt, {seq})")
+        return True
 
     def s_Assign(self, s) -> None:
         target = s.target
@@ -164,9 +209,16 @@ class Statements:
         self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
 
     def s_Log(self, s) -> None:
-        # Evaluated even with nobody listening, so an error in a log line shows in simulations too.
-        to = self.expr(s.to) if s.to is not None else "None"
-        self.w.line(f"rt.log({to}, {self.words(s.message)})")
+        # Evaluated even with nobody listening, so an error in a log line shows in simulations too; handed over
+        # only to a listener (a call that would do nothing costs as much as the line's values)
+        w = self.w
+        to = "None"
+        if s.to is not None:
+            to = w.temp()
+            w.line(f"{to} = {self.expr(s.to)}")
+        text = w.temp()
+        w.line(f"{text} = {self.words(s.message)}")
+        w.line(f"if rt.account is not None: rt.log({to}, {text})")
 
     def s_Return(self, s) -> None:
         """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
@@ -251,151 +303,24 @@ class Statements:
                     f"{self.expr(s.coll)}, {players})")
         self.bound.add(s.var)
 
-    def s_Menu(self, s) -> None:
-        """Every option with every binding that passes its conditions; one decision; the chosen body."""
-        w = self.w
-        entries, kind, bound_values = w.temp(), w.temp(), w.temp()
-        w.line(f"{entries} = []")
-        labels = []
-        for k, opt in enumerate(s.options):
-            self.enumerate_option(k, opt, entries)
-            names = [b.var for b in opt.bindings]
-            types = {b.var: b.coll.type for b in opt.bindings}
-            shown = tuple(names.index(p) for p in opt.params)
-            player_args = tuple(i for i, p in enumerate(opt.params) if types.get(p) == "list[player]")
-            labels.append((opt.name, shown, player_args))
-        w.span = s.span
-        w.line(f"if not {entries}:")
-        if s.otherwise is not None:
-            self.suite(s.otherwise)
-        else:
-            w.line("    pass")
-        w.span = s.span
-        w.line("else:")
-        w.indent()
-        w.line(f"if _len({entries}) == 1:")
-        w.line(f"    {kind}, {bound_values} = {entries}[0]")
-        w.line("else:")
-        table = self.unit.constant(tuple(labels))  # per option: its name, which bindings it shows, which are players
-        if any(opt.ask is not None for opt in s.options):
-            # options in words: each gets a function of its bound values that gives its words
-            table = self.option_words(s, table)
-        choices = f"_menu_choices({table}, {entries})"
-        w.line(f"    {kind}, {bound_values} = {entries}[(yield _ask(rt, {self.chooser(s.by)}, "
-               f"{self.question(s, 'menu')}, {choices}, 'menu'))]")
-        for k, opt in enumerate(s.options):
-            w.span = opt.span
-            w.line(f"{'if' if k == 0 else 'elif'} {kind} == {k}:")
-            names = [b.var for b in opt.bindings]
-            with self.child(*names):
-                if names:
-                    w.line(f"({', '.join(self.ex.local(n) for n in names)},) = {bound_values}")
-                self.block(opt.body)
-        w.dedent()
-
-    def option_words(self, s, table: str) -> str:
-        """The options' table with, for an option with `ask`, a fourth entry: a function of the option's
-        bound values giving its words (interpreter.present.words renders them for each viewer)."""
-        entries = []
-        for k, opt in enumerate(s.options):
-            if opt.ask is None:
-                entries.append(f"{table}[{k}]")
-                continue
-            names = [b.var for b in opt.bindings]
-            ex = Expressions(self.game, self.bound | set(names))
-            args = ", ".join(ex.local(n) for n in names)
-            entry = f"{table}[{k}] + ((lambda {args}: {self.words(opt.ask, ex)}),)"
-            # words of the bound values alone are made once, as the module runs, not at every question
-            entries.append(self.module_constant(entry, s.span) if _closed(entry) else entry)
-        if all(_closed(e) for e in entries):
-            return self.module_constant(f"({''.join(e + ', ' for e in entries)})", s.span)
-        temp = self.w.temp()
-        self.w.line(f"    {temp} = ({''.join(e + ', ' for e in entries)})")
-        return temp
-
-    def module_constant(self, source: str, span) -> str:
-        """A name for a value made once as the module runs (the source reads only constants and helpers)."""
-        name = self.unit.new_name("k_")
-        line = Writer(self.unit.filename)
-        line.span = span
-        line.line(f"{name} = {source}")
-        self.unit.writers.append(line)
-        return name
-
-    def enumerate_option(self, k: int, opt, entries: str) -> None:
-        w = self.w
-        start = len(w.lines)
-        self._hoisted: list = []
-        depth = 0
-        names = []
-        hoist: dict = {}  # an outer binding's local -> its attributes read inside, with where they are written
-        places = []  # (line, depth, Hoisted) before each inner binding's loop
-        lying: set = set()  # bindings that go through what lies in zones: each value lies in a zone
-        for i, b in enumerate(opt.bindings):
-            ex = Expressions(self.game, self.bound | set(names))
-            if b.coll.type == "zone" or _ZONES_JOINED.match(ex.items(b.coll)):
-                lying.add(ex.local(b.var))
-            if i:
-                outer = ex.local(names[-1])
-                hoist[outer] = Hoisted(w.temp)
-                places.append((len(w.lines), w.depth, hoist[outer]))
-            last = i == len(opt.bindings) - 1
-            if last and ex.small_collection(b.coll) and all(_leaf(c) for c in (b.cond, opt.cond)):
-                # the innermost binding over a hand or the players with plain conditions: like a small
-                # comprehension, counted with what runs it (menus are enumerated on the hottest paths)
-                w.line(f"for {ex.local(b.var)} in {ex.items(b.coll)}:")
-            else:
-                seq = w.temp()  # counted inline
-                if i and not isinstance(b.coll, _CHEAP) and _invariant(b.coll, set(names), self.game):
-                    # the same for every value of the outer bindings (`d in table()` for each card in hand):
-                    # made once, when first needed, and gone through again (its elements still counted each time)
-                    kept = self.hoisted(seq)
-                    w.line(f"if {kept} is None:")
-                    w.line(f"    {kept} = {ex.items(b.coll)}")
-                    w.line(f"{seq} = {kept}")
-                else:
-                    w.line(f"{seq} = {ex.items(b.coll)}")
-                w.line(f"rt.steps += _len({seq})")
-                w.line(f"if rt.steps > {library.STEP_LIMIT}:")
-                w.line("    _spend(rt, 0, 'elements a choice went through')")
-                w.line(f"for {ex.local(b.var)} in {seq}:")
-            w.indent()
-            depth += 1
-            names.append(b.var)
-            if b.cond is not None:
-                w.line(f"if {Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying)).expr(b.cond)}:")
-                w.indent()
-                depth += 1
-        ex = Expressions(self.game, self.bound | set(names), hoist=dict(hoist), components=frozenset(lying))
-        values = "(" + "".join(ex.local(n) + ", " for n in names) + ")"
-        if opt.cond is not None:
-            w.line(f"if {ex.expr(opt.cond)}:")
-            w.line(f"    {entries}.append(({k}, {values}))")
-        else:
-            w.line(f"{entries}.append(({k}, {values}))")
-        for _ in range(depth):
-            w.dedent()
-        for line, at, hoisted in reversed(places):  # the later first, so that the earlier places stay where they are
-            w.lines[line:line] = ["    " * at + text for text in hoisted.lines]
-            w.spans[line:line] = [w.spans[line - 1]] * len(hoisted.lines)
-        for kept in self._hoisted:  # set to none before the option's loops, in the lines already written
-            w.lines.insert(start, "    " * w.depth + f"{kept} = None")
-            w.spans.insert(start, w.span)
-
-    def hoisted(self, seq: str) -> str:
-        kept = self.w.temp()
-        self._hoisted.append(kept)
-        return kept
-
     # ------------------------------------------------------------ control flow
     def s_If(self, s) -> None:
+        w = self.w
+        nested = 0  # an `elif` whose condition is written as statements (codegen.conditions) is an `else: ... if`
         for i, (cond, body) in enumerate(s.branches):
-            self.w.span = s.span if i == 0 else cond.span
-            self.w.line(f"{'if' if i == 0 else 'elif'} {self.expr(cond)}:")
+            w.span = s.span if i == 0 else cond.span
+            if i and worthwhile(self.ex, cond):
+                w.line("else:")
+                w.indent()
+                nested += 1
+                i = 0
+            w.line(f"{'if' if i == 0 else 'elif'} {test(self.game, w, self.ex, cond)}:")
             self.suite(body)
         if s.other is not None:
-            self.w.line("else:")
+            w.line("else:")
             self.suite(s.other)
+        for _ in range(nested):
+            w.dedent()
 
     def loop_over(self, body: list, items: str) -> str:
         """What a `for` goes through. A loop that may reach a decision keeps its iterator in a local, so
@@ -409,12 +334,12 @@ class Statements:
     def s_For(self, s) -> None:
         coll = self.expr(s.coll)
         # a list joined for the loop alone (`a + b`) is held by nothing else: gone through without a copy
-        made = isinstance(s.coll, (ast.Binary, ast.Call)) and coll.startswith(("_concat2(", "_concat_zone("))
+        made = isinstance(s.coll, (ast.Binary, ast.Call)) and made_list(coll)
         coll = f"_loop_made(rt, {coll})" if made else f"_loop(rt, {coll})"
         self.w.line(f"for {self.ex.local(s.var)} in {self.loop_over(s.body, coll)}:")
         with self.child(s.var):
             if s.cond is not None:
-                self.w.line(f"if not {self.expr(s.cond)}:")
+                self.w.line(f"if not {test(self.game, self.w, self.ex, s.cond)}:")
                 self.w.line("    continue")
             self.block(s.body)
 
@@ -423,7 +348,12 @@ class Statements:
         self.w.line(f"{n} = 0")
         self.w.line(f"while {self.expr(s.cond)}:")
         with self.child():
-            self.w.line(f"{n} = _while_step(rt, {n})")
+            # _while_step inline while both budgets hold (it raises when one is spent)
+            self.w.line(f"if {n} < {library.WHILE_LIMIT} and rt.steps < {library.STEP_LIMIT}:")
+            self.w.line(f"    {n} += 1")
+            self.w.line("    rt.steps += 1")
+            self.w.line("else:")
+            self.w.line(f"    {n} = _while_step(rt, {n})")
             self.block(s.body)
 
     def s_Repeat(self, s) -> None:
@@ -478,61 +408,14 @@ def count_loop(game, w: Writer, bound: set, node, target: str) -> bool:
     return True
 
 
+def _for_every_seat(game, q, value) -> bool:
+    """`[t.f(q) for q in players]`: a card function of one player (with its every-seat twin, codegen.declarations)
+    asked of each player in seat order."""
+    return isinstance(q.coll, ast.Name) and getattr(q.coll, "ref", ("",)) == ("const", "players") and \
+        of_one_player(game, value.name) and len(value.args) == 1 and isinstance(value.args[0], ast.Name) and \
+        value.args[0].id == q.var
+
+
 def _sized(t: str) -> bool:
     """Values of this type may be large (lists, maps, texts) or of any kind: what the game keeps is measured."""
     return t in ("any", "map", "text") or t.startswith("list[")
-
-
-def _leaf(node) -> bool:
-    """An expression that holds no comprehension and calls no rule function (None: no condition)."""
-    todo = [node] if node is not None else []
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (ast.Query, ast.Method, ast.Range)) or \
-                isinstance(n, ast.Call) and getattr(n, "ref", ("builtin",))[0] != "builtin":
-            return False
-        todo.extend(ast.children(n))
-    return True
-
-
-def _closed(source: str) -> bool:
-    """Does this generated expression read only its own lambdas' parameters, constants and helpers
-    (no local of the procedure, nor `rt`)?"""
-    tree = pyast.parse(source, mode="eval")
-    bound = {a.arg for n in pyast.walk(tree) if isinstance(n, pyast.Lambda) for a in n.args.args}
-    bound |= {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Store)}
-    return all(n.id in bound or n.id.startswith(("k_", "_")) for n in pyast.walk(tree) if isinstance(n, pyast.Name))
-
-
-_ZONES_JOINED = re.compile(r"^(?:_items\()?\(*_concat_zone\(rt, '\w+'\)\)*$")  # one zone of every player, joined
-_CHEAP = (ast.Name, ast.Of, ast.Attr, ast.EntityRef, ast.Const, ast.Num)  # read again at no cost: not worth keeping
-_PURE = (ast.Num, ast.Str, ast.Const, ast.Name, ast.EntityRef, ast.Attr, ast.Index, ast.Of, ast.Unary, ast.Binary,
-         ast.Range, ast.IfExpr, ast.ListLit, ast.Query, ast.SortKey, ast.Call)
-
-
-def _invariant(node, outer: set, game, seen: frozenset = frozenset()) -> bool:
-    """Does `node` give the same value however often it is evaluated while a menu is enumerated, whatever
-    the values of the `outer` bindings: it names none of them, draws no random number, and calls neither a
-    modified function (whose modifiers a trace records at each call) nor a card function, only built-ins and
-    rule functions that are invariant in turn."""
-    for n in _nodes(node):
-        if not isinstance(n, _PURE) or isinstance(n, ast.Name) and n.id in outer:
-            return False
-        if isinstance(n, ast.Call):
-            ref = getattr(n, "ref", ("",))
-            if ref[0] == "builtin":
-                if n.func == "random":
-                    return False
-                continue
-            decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None
-            if n.func in game.modified or decl is None or n.func in seen or len(seen) > 8:
-                return False
-            if not _invariant(decl.expr, set(), game, seen | {n.func}):
-                return False
-    return True
-
-
-def _nodes(node):
-    yield node
-    for child in ast.children(node):
-        yield from _nodes(child)

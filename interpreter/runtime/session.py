@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import MenuChoice, _what
-from interpreter.core.decisions import Decision, IllegalDecision, Question, Told, label_of, player_label
+from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.failures import _explain  # noqa: F401 - also read from here (present.why)
+from interpreter.runtime.labels import SETTLED, made, settled_choice
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
 from interpreter.runtime.start import new_state  # noqa: F401 - part of this module's API
@@ -29,7 +30,10 @@ class Result:
 
 
 class Runtime:
-    """What generated code sees as `rt`: the state's parts under short names, and the machinery around them."""
+    """What generated code sees as `rt`: the state's parts under short names, and the machinery around them.
+
+    It keeps fewer than 30 attributes: past that, CPython 3.11 no longer shares its instance dict's keys, and
+    every `rt.x` the generated code reads is slower (B'Twixt +2.5 % instructions a game at 30)."""
 
     def __init__(self, game: CompiledGame, state: State, account=None, trace: list | None = None):
         self.game = game
@@ -57,7 +61,7 @@ class Runtime:
         self.account = account
         self.reader = None  # whose view lines told to everyone are rendered through (None: a spectator's)
         self.trace = trace
-        self.cfs = game.card_functions
+        self.cfs = game.card_functions  # (with `cfs.seats`: those of one player, for every seat at once)
         self.procs = game.procs
         self.resolver = Resolver(self)
         self.ability_records = game.ability_records  # after Resolver(), which finds them
@@ -335,16 +339,19 @@ class Runtime:
                 zone.stamp += 1
                 return
             items = (what,)
-        elif type(what) is Zone and what is not zone and face is None and not at_top and not self.move_watchers \
+        elif type(what) is Zone and what is not zone and face is None and not at_top \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
             self._move_all(what, zone)  # a whole zone at once (a deck made from the box): the same end, in bulk
             return
         else:
-            items = list(library.items(what))
+            # a copy: moving changes zones' lists
+            items = what[:] if type(what) is list else (what.items[:] if type(what) is Zone else list(library.items(what)))
             if at_top:
                 items.reverse()  # the first listed ends on top
         nested = type(zone.owner) is Entity
         dest = zone.items
+        down = face == "down"
+        records = self.ability_records  # empty in a game without abilities found by where their cards lie
         self.version += 1
         self.moves += 1
         for e in items:
@@ -352,7 +359,7 @@ class Runtime:
                 raise RuntimeError(f"only components can be moved, not {_what(e)}")
             if nested and _inside(zone, e):
                 raise RuntimeError(f"{e.id} cannot move into {library.zone_name(zone)}, which lies on it")
-            if face == "down":
+            if down:
                 if not e.face_down:
                     e.seen_by = holder(e)
                 e.face_down = True
@@ -360,7 +367,7 @@ class Runtime:
                 e.face_down = False
                 e.seen_by = None
             old = e.zone
-            keys = self.ability_records.get(e.record_id)
+            keys = records.get(e.record_id) if records else None
             if keys is not None:
                 old_name = old.name if old is not None else None
                 for slot, where in keys:
@@ -389,10 +396,12 @@ class Runtime:
 
     def _move_all(self, src: Zone, zone: Zone) -> None:
         """`move` of everything in `src` (a zone of the game or of a player) to the bottom of `zone` (the same),
-        face up, with no move watchers: what the loop in `move` does one component at a time, done at once.
-        The lists are changed in place, as the loop changes them, for code that holds them."""
+        face up: what the loop in `move` does one component at a time, done at once (the move watchers are told
+        of each component after). The lists are changed in place, as the loop changes them, for code that
+        holds them."""
         moved = src.items
         n = len(moved)
+        told = list(moved) if self.move_watchers else ()
         self.version += 1
         self.moves += 1
         if not n:
@@ -412,6 +421,9 @@ class Runtime:
         del moved[:]
         src.stamp += n  # as n single moves leave them
         zone.stamp += n
+        for e in told:
+            for watcher in self.move_watchers:
+                watcher(e, src, zone)
 
 
 def _returning(value):
@@ -517,7 +529,7 @@ class Session:
             # (a decision's list of values may change after the answer); a value whose label could change by then
             # (a map) is labelled now
             value = pending.values[index]
-            if pending._labels is None and (type(value) in _SETTLED or (type(value) is MenuChoice and _settled(value))):
+            if pending._labels is None and (type(value) in SETTLED or (type(value) is MenuChoice and settled_choice(value))):
                 self._unlabelled.append((value, pending.players))
             else:
                 self._unlabelled.append(pending.label(index))  # the label itself, in its place
@@ -533,8 +545,7 @@ class Session:
     def labels(self) -> list[str]:
         """The labels of the answers so far, in order (what a log records with each index)."""
         if self._unlabelled:
-            self._labels += [x if type(x) is str else (player_label(x[0]) if x[1] else label_of(x[0]))
-                             for x in self._unlabelled]
+            self._labels += made(self._unlabelled)
             self._unlabelled = []
         return self._labels
 
@@ -582,16 +593,3 @@ class Session:
                 span = found
             tb = tb.tb_next
         return span
-
-
-# values whose label never changes (a component's id, a zone's name and owner, a number, a text)
-_SETTLED = frozenset({Entity, Zone, int, str, bool, type(None)})
-
-
-def _settled(choice: MenuChoice) -> bool:
-    """Does a menu option's label never change: do the values it shows all have settled labels?"""
-    bound = choice.bound
-    for j in choice.option[1]:
-        if type(bound[j]) not in _SETTLED:
-            return False
-    return True

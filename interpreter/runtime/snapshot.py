@@ -277,8 +277,8 @@ class Copier:
             new.asked, new.values = self.value(v.asked), self.value(v.values)
             new._labels = None if v._labels is None else list(v._labels)
             return new
-        if t is library.MenuChoice:
-            new = memo[id(v)] = library.MenuChoice(v.option, self.value(v.bound))
+        if t is library.MenuChoice:  # its option mapped too: the copy's code finds the chosen option by it
+            new = memo[id(v)] = library.MenuChoice(self.value(v.option), self.value(v.bound))
             return new
         if t is Candidate:
             new = memo[id(v)] = Candidate(v.hook, self.value(v.b), v.key, v.controller, self.value(v.source))

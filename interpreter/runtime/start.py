@@ -96,7 +96,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
     entities = {}
     new_entity = Entity.__new__
     new_zone = Zone.__new__
-    lazy = ComponentZones.of
+    new_dict = dict.__new__
     for eid, record_id, kind, attrs, variables, deep, zone_parts in parts:
         n = new_entity(Entity)
         n.id = eid
@@ -108,7 +108,12 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
         n.zone = None
         n.vars = {} if variables is None else ({k: _fresh(x) for k, x in variables.items()} if deep else variables.copy())
         if type(zone_parts) is tuple:
-            n.zones = lazy(n, zone_parts) if zone_parts else {}
+            if zone_parts:  # ComponentZones.of(n, zone_parts), inline: a call for each component of every game
+                lazy = n.zones = new_dict(ComponentZones)
+                lazy.owner = n
+                lazy.specs = zone_parts
+            else:
+                n.zones = {}
         else:
             zones = {}
             for k, name, visibility in zone_parts:
