@@ -316,28 +316,6 @@ class Runtime:
         if type(zone) is not Zone:
             raise RuntimeError(f"cannot move anything to {_what(zone)}: it is not a zone")
         if type(what) is Entity:
-            if face != "down" and not at_top and type(zone.owner) is not Entity and not self.move_watchers:
-                # one component to the bottom of a zone of the game or of a player, face up: the loop's body alone
-                self.version += 1
-                self.moves += 1
-                what.face_down = False
-                what.seen_by = None
-                old = what.zone
-                keys = self.ability_records.get(what.record_id)
-                if keys is not None:
-                    old_name = old.name if old is not None else None
-                    for slot, where in keys:
-                        if old_name in where or zone.name in where:
-                            self.active_cache[slot] = None
-                if old is not None:
-                    old.items.remove(what)
-                    old.stamp += 1  # touch(old), the zone itself inline
-                    if type(old.owner) is Entity:
-                        touch(old.owner.zone)
-                zone.items.append(what)
-                what.zone = zone
-                zone.stamp += 1
-                return
             items = (what,)
         elif type(what) is Zone and what is not zone and face is None and not at_top \
                 and type(what.owner) is not Entity and type(zone.owner) is not Entity:
