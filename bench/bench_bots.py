@@ -36,7 +36,7 @@ def engine_games(game, players: int, games: int) -> float:
     return random_games(game, players, games)[0]
 
 
-def openspiel_games(name: str, players: int, games: int, actions: str) -> float:
+def openspiel_games(name: str, players: int, games: int, actions: str, read: bool = True) -> float:
     from interpreter.agents.openspiel_game import load_game
     load_game(name, players=players, actions=actions)  # the game's action space and encoder, built once per
     start = time.process_time()  # process (outside the timing, as PettingZoo's environment and the engine's compile)
@@ -44,7 +44,8 @@ def openspiel_games(name: str, players: int, games: int, actions: str) -> float:
         state = load_game(name, players=players, seed=seed, actions=actions).new_initial_state(track=False)
         rng = random.Random(seed + 1)
         while not state.is_terminal():
-            state.observation_tensor(state.current_player())
+            if read:
+                state.observation_tensor(state.current_player())
             state.legal_actions()
             state.apply_option(rng.randrange(len(state.line.decision.values)))  # the engine batch's choice
     return time.process_time() - start

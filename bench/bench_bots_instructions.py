@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import subprocess
 import sys
@@ -25,43 +24,20 @@ WAYS = ("engine", "os_noread", "os_indices", "os_fixed", "pz_indices", "pz_fixed
 
 
 def play(way: str, games: int) -> None:
-    """Play `games` games one way (in this process, which callgrind runs)."""
+    """Play `games` games one way (in this process, which callgrind runs), as `bench_bots.py` plays them."""
     sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_bots import engine_games, openspiel_games, pettingzoo_games
     from interpreter.runtime.games import load_compiled
-    game = load_compiled("btwixt")
+    actions = "fixed" if way.endswith("fixed") else "indices"
     if way == "engine":
-        sys.path.insert(0, str(ROOT / "bench"))
-        from bench_games import random_games
-        random_games(game, 4, games)
-        return
-    if way.startswith("os_"):
-        from interpreter.agents.openspiel_game import load_game
-        actions = "fixed" if way == "os_fixed" else "indices"
-        load_game("btwixt", players=4, actions=actions)  # the adapters' parts, once per process
-        for seed in range(games):
-            state = load_game("btwixt", players=4, seed=seed, actions=actions).new_initial_state(track=False)
-            rng = random.Random(seed + 1)
-            while not state.is_terminal():
-                if way != "os_noread":
-                    state.observation_tensor(state.current_player())
-                state.legal_actions()
-                state.apply_option(rng.randrange(len(state.line.decision.values)))
-        return
-    from interpreter.agents.pettingzoo_env import RulesEnv
-    env = RulesEnv("btwixt", players=4, actions="fixed" if way == "pz_fixed" else "indices")
-    for seed in range(games):
-        env.reset(seed=seed)
-        rng = random.Random(seed + 1)
-        for agent in env.agent_iter():
-            _, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            index = rng.randrange(len(env.line.decision.values))  # the engine batch's choice
-            if way == "pz_indices":
-                env.step(index)
-            else:  # the same option, whatever its words in the fixed space
-                env.step_option(index)
+        engine_games(load_compiled("btwixt"), 4, games)
+    elif way == "os_noread":
+        openspiel_games("btwixt", 4, games, actions, read=False)
+    elif way.startswith("os_"):
+        openspiel_games("btwixt", 4, games, actions)
+    else:
+        pettingzoo_games("btwixt", 4, games, actions)
 
 
 def instructions(way: str, games: int) -> int:

@@ -24,6 +24,13 @@ class Temporary:
 
 
 _new = object.__new__
+
+
+def _candidate(hook, variables: dict, source, controller) -> "Candidate":
+    """Candidate(...) without the call of its __init__ (made for every ability an event finds)."""
+    c = _new(Candidate)
+    c.hook, c.b, c.key, c.source, c.controller = hook, variables, None, source, controller
+    return c
 _key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
 
 
@@ -152,13 +159,7 @@ class Resolver:
                             variables[name] = args[i]
                     if tested and hook.cond is not None and not hook.cond(self.rt, variables):
                         continue
-                    c = _new(Candidate)
-                    c.hook = hook
-                    c.b = variables
-                    c.key = None
-                    c.source = None
-                    c.controller = variables["you"] if "you" in variables else None
-                    found.append(c)
+                    found.append(_candidate(hook, variables, None, variables["you"] if "you" in variables else None))
             # A card ability that names `this` in its pattern can only be the ability of that argument.
             for position, by_record in entry.by_this:
                 entity = args[position] if position < n else None
@@ -182,15 +183,9 @@ class Resolver:
                                     variables[name] = args[i]
                             if tested and hook.cond is not None and not hook.cond(self.rt, variables):
                                 continue
-                            c = _new(Candidate)
-                            c.hook = hook
-                            c.b = variables
-                            c.key = None
-                            c.source = entity
                             # holder(entity), its common case (a zone of the game or of a player) inline
-                            c.controller = variables["you"] if "you" in variables else \
-                                (owner if owner is None or type(owner) is int else holder(entity))
-                            found.append(c)
+                            found.append(_candidate(hook, variables, entity, variables["you"] if "you" in variables else
+                                                    owner if owner is None or type(owner) is int else holder(entity)))
             if entry.by_record is not None:
                 # without a trace (which lists every modifier, also one whose condition fails), a modifier of
                 # another card than its argument is passed over: its condition starts with `a == this`
@@ -212,18 +207,13 @@ class Resolver:
                                 variables[name] = args[i]
                         if tested and hook.cond is not None and not hook.cond(rt, variables):
                             continue
-                        c = _new(Candidate)  # Candidate(...) without the call of __init__, in this loop
-                        c.hook = hook
-                        c.b = variables
-                        c.key = None
-                        c.source = entity
                         if "you" in variables:
-                            c.controller = variables["you"]
+                            controller = variables["you"]
                         else:  # holder(entity), its common case (a zone of the game or of a player) inline
                             owner = entity.zone
                             owner = owner.owner if owner is not None else None
-                            c.controller = owner if owner is None or type(owner) is int else holder(entity)
-                        found.append(c)
+                            controller = owner if owner is None or type(owner) is int else holder(entity)
+                        found.append(_candidate(hook, variables, entity, controller))
         if self.temp_index:
             for temp, hook in self.temp_index.get(entry.key if entry is not None else (kind, event), ()):
                 self._consider(hook, dict(temp.captured), args, temp.captured.get("this"), found)
@@ -360,10 +350,8 @@ class Resolver:
         # A modifier's condition may read `value`, so it is tested when the modifier applies.
         if hook.cond is not None and hook.kind != "modifier" and not hook.cond(self.rt, variables):
             return
-        c = _new(Candidate)  # Candidate(...) without the call of __init__
-        c.hook, c.b, c.key, c.source = hook, variables, None, source
-        c.controller = variables["you"] if "you" in variables else (holder(source) if source is not None else None)
-        found.append(c)
+        found.append(_candidate(hook, variables, source, variables["you"] if "you" in variables else
+                                (holder(source) if source is not None else None)))
 
     def _key(self, hook: Hook, source, controller) -> tuple:
         """(timing, source, kind, player ... in the policy's order, then declaration order, then the card's id);
