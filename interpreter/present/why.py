@@ -149,7 +149,7 @@ class Why:
         except DiagnosticError as err:
             return Part(self.text(node), say(self.lang, "why cannot", why=err.diagnostics[0].message))
         except Exception as exc:  # noqa: BLE001 - content's own failure, told in words
-            from interpreter.runtime.session import _explain
+            from interpreter.runtime.failures import _explain
             return Part(self.text(node), say(self.lang, "why cannot", why=_explain(exc)))
         shown = self.words(value, getattr(node, "type", "any"))
         if depth >= MAX_DEPTH or self.count > MAX_PARTS:

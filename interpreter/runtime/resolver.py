@@ -24,6 +24,7 @@ class Temporary:
 
 
 _new = object.__new__
+_key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
 
 
 def _candidate(hook, variables: dict, source, controller) -> "Candidate":
@@ -31,7 +32,6 @@ def _candidate(hook, variables: dict, source, controller) -> "Candidate":
     c = _new(Candidate)
     c.hook, c.b, c.key, c.source, c.controller = hook, variables, None, source, controller
     return c
-_key_attr = attrgetter("key")  # a candidate's priority key, once _keyed has filled it in
 
 
 class Candidate:

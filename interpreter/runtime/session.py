@@ -11,7 +11,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
 from interpreter.codegen.library import MenuChoice, _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
-from interpreter.runtime.failures import _explain  # noqa: F401 - also read from here (present.why)
+from interpreter.runtime.failures import _explain
 from interpreter.runtime.labels import SETTLED, made, settled_choice
 from interpreter.runtime.resolver import Resolver
 from interpreter.runtime.snapshot import copy_session
@@ -511,10 +511,10 @@ class Session:
                 self._unlabelled.append((value, pending.players))
             else:
                 self._unlabelled.append(pending.label(index))  # the label itself, in its place
-        try:  # _advance(index), its first part inline: most answers lead to the next decision
+        try:  # _advance(index), inline: most answers lead to the next decision
             pending = self.pending = self._gen.send(index)
-        except BaseException:
-            self._advance(index, True)
+        except BaseException as exc:
+            self._stopped(exc)
             return
         if self.rt.causes:
             pending.cause = self.rt.causes[-1]
@@ -532,23 +532,27 @@ class Session:
         self._labels = labels
         self._unlabelled = []
 
-    def _advance(self, answer, raised: bool = False) -> None:
-        """Run on to the next decision or the end; `raised`: the generator was sent `answer` and raised (handled here)."""
+    def _advance(self, answer) -> None:
+        """Run on to the next decision or the end."""
         try:
-            if raised:
-                raise
             self.pending = self._gen.send(answer) if answer is not None else next(self._gen)
-            if self.rt.causes:
-                self.pending.cause = self.rt.causes[-1]
+        except BaseException as exc:
+            self._stopped(exc)
             return
-        except StopIteration:
+        if self.rt.causes:
+            self.pending.cause = self.rt.causes[-1]
+
+    def _stopped(self, exc: BaseException) -> None:
+        """The game's procedures stopped with `exc`: their end, a win, or a content failure (a diagnostic, never a
+        traceback); anything else (an interrupt) goes on up."""
+        if isinstance(exc, StopIteration):
             winners = None
-        except GameOver as over:
-            winners = over.winners
+        elif isinstance(exc, GameOver):
+            winners = exc.winners
             self.state.winners = list(winners)
-        except DiagnosticError:
-            raise
-        except Exception as exc:  # content bugs surface as diagnostics, never as tracebacks
+        elif isinstance(exc, DiagnosticError) or not isinstance(exc, Exception):
+            raise exc
+        else:
             self.pending = None
             code = "RUN-LIMIT" if isinstance(exc, RunLimit) else "RUN-ERROR"
             self.error = Diagnostic(code, _explain(exc), self.where(exc))
