@@ -2,7 +2,7 @@
 Lorc, Delapouite and the other contributors of game-icons.net; icons/LICENSE.txt), as one JSON file of path
 data on a 512 x 512 box. Front ends draw them as SVG symbols in the component's colour.
 
-The subset is the icons the games under content/ name plus a palette of common ones (GENERIC) for new games.
+The subset is the icons the games under content/ name plus a palette of common ones (icons/palette.txt).
 To vendor another icon, run with the set in the Iconify format (`npm pack @iconify-json/game-icons`, unpacked):
 
     python -m interpreter.present.icons --from package/ [--also icon-name ...]
@@ -18,12 +18,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent / "icons"
 FILE = HERE / "game-icons.json"
 BOX = 512
-# a palette for new games, beyond what the three games use: pieces, places, goods, dice, cards
-GENERIC = ("meeple", "pawn", "chess-knight", "chess-rook", "chess-king", "castle", "village", "hills", "mountains",
-           "pine-tree", "wheat", "coins", "two-coins", "gems", "crossed-swords", "shield", "sword-brandish", "bow-arrow",
-           "dice-six-faces-one", "dice-six-faces-six", "card-random", "card-play", "flying-flag", "person", "anchor",
-           "sailboat", "barrel", "crown", "trophy", "hourglass", "scroll-unfurled", "wax-seal", "death-skull", "heart-plus",
-           "power-lightning", "padlock", "key", "round-star")
+PALETTE = HERE / "palette.txt"  # icons for new games, beyond what content/ names: one name a line
+
 
 
 @functools.lru_cache(maxsize=1)
@@ -98,7 +94,8 @@ def main(argv=None) -> None:
     ap.add_argument("--also", nargs="*", default=[], help="more icon names to vendor")
     args = ap.parse_args(argv)
     root = Path(__file__).resolve().parents[2]
-    names = used_by_content(root / "content") | set(GENERIC) | set(args.also)
+    palette = {ln.strip() for ln in PALETTE.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")}
+    names = used_by_content(root / "content") | palette | set(args.also)
     icons = vendor(args.package, names)
     info = json.loads((args.package / "package.json").read_text(encoding="utf-8"))
     FILE.write_text(json.dumps({"source": f"{info['name']} {info['version']} (game-icons.net)", "licence": "CC BY 3.0",
