@@ -216,8 +216,10 @@ class _Reader:
             looks.back = self._icon(data["back"], ("back",))
         areas = data.get("areas") or {}
         if areas.get("style"):
-            looks.area_style = self._pick(areas["style"], ("areas", "style"), "styles", icon=False)
+            picked = self._pick(areas["style"], ("areas", "style"), "styles", icon=False)
             looks.styles = dict(areas["style"].get("styles") or {})
+            if picked is not None:  # the attribute's value names its style
+                looks.area_style = Pick(picked.fixed, picked.by, {k: k for k in picked.values})
         icons = []
         for i, raw in enumerate(areas.get("icons") or ()):
             if self._attribute(raw["attribute"], ("areas", "icons", i, "attribute")):

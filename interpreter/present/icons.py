@@ -28,6 +28,13 @@ def icon_set() -> dict:
     return json.loads(FILE.read_text(encoding="utf-8"))["icons"]
 
 
+@functools.lru_cache(maxsize=1)
+def sprite_version() -> str:
+    """A short hash of the vendored icons: pages name the sprite by it, so a browser may keep it for good."""
+    import hashlib
+    return hashlib.sha256(FILE.read_bytes()).hexdigest()[:10]
+
+
 def sprite(names=None) -> str:
     """An SVG document of symbols `i-NAME` (every vendored icon, or `names`): what pages `<use>`. Path data are
     numbers and letters from the vendored file (checked when vendored), so nothing here needs escaping."""

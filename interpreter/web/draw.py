@@ -1,0 +1,207 @@
+"""The scene (interpreter.present.scene) written as SVG and HTML. Every text from content goes through
+markupsafe's escape (what Jinja2's autoescape calls), every number through a format, every colour was checked
+as #rrggbb when the game was loaded and every icon name against the vendored set: nothing from content reaches
+the page unescaped. These are the page's hottest parts (hundreds of components), so they are written here
+rather than as a template macro per component. Colours are SVG attributes: the pages' policy allows no inline
+style.
+"""
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+from interpreter.present.icons import sprite_version
+from interpreter.present.scene_board import ICON, LABEL
+
+
+def icon_href(name: str) -> str:
+    return f"/icons-{sprite_version()}.svg#i-{name}"
+
+
+def icon(name: str | None, cls: str = "icon", fill: str = "currentColor") -> str:
+    """An icon as a small inline SVG (for HTML), `fill` its colour."""
+    if not name:
+        return ""
+    return f'<svg class="{cls}" viewBox="0 0 512 512" aria-hidden="true"><use href="{escape(icon_href(name))}" fill="{escape(fill)}"/></svg>'
+
+
+# ---------------------------------------------------------------- the static board (once per game and language)
+def static_svg(board) -> Markup:
+    """The board's static layer: the shapes (each area's once, in <defs>, so the reader's layer can <use> it),
+    land and sea, names and attribute icons."""
+    out = [f'<svg id="board-static" class="board-static" viewBox="0 0 {board.width:.0f} {board.height:.0f}" '
+           f'width="{board.width:.0f}" height="{board.height:.0f}" aria-hidden="true"><defs>']
+    for a in board.areas:
+        ref = escape(a.ref)
+        if a.circle is not None:
+            x, y, r = a.circle
+            out.append(f'<circle id="shape-{ref}" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"/>')
+        else:
+            out.append(f'<path id="shape-{ref}" d="{" ".join(a.paths)}" fill-rule="evenodd"/>')
+    out.append('</defs><rect class="sea-bg" width="100%" height="100%"/>')
+    if board.edges:
+        out.append('<g class="edges">' + "".join(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
+                                                 for x1, y1, x2, y2 in board.edges) + "</g>")
+    out.append('<g class="shapes">')
+    for a in board.areas:
+        out.append(f'<use class="area-shape" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" fill="{escape(a.fill)}" '
+                   f'stroke="{escape(a.stroke)}"/>')
+    out.append('</g><g class="attr-icons">')
+    half = ICON / 2
+    for a in board.areas:
+        for name, x, y in a.icons:
+            out.append(f'<use href="{escape(icon_href(name))}" x="{x - half:.1f}" y="{y - half:.1f}" width="{ICON}" '
+                       f'height="{ICON}" fill="{escape(a.text)}"/>')
+    out.append('</g></svg>')
+    return Markup("".join(out))
+
+
+def labels_svg(static) -> str:
+    """The areas' names: in the reader's layer (over the pieces' shadows, under nothing), from the static board."""
+    out = ['<g class="labels">']
+    for a in static.areas:
+        x, y = a.label
+        out.append(f'<text class="alabel" data-area="{escape(a.ref)}" x="{x:.1f}" y="{y + LABEL / 3:.1f}" '
+                   f'fill="{escape(a.text)}">{escape(a.name)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- the reader's layer
+def board_svg(draw, static, lang_words: dict) -> Markup:
+    """The reader's layer over the static board: control, highlights, greyed areas, pieces, value badges, names."""
+    out = [f'<svg class="board-dyn" viewBox="0 0 {draw.width:.0f} {draw.height:.0f}" width="{draw.width:.0f}" '
+           f'height="{draw.height:.0f}" role="group" aria-label="{escape(lang_words["board"])}">',
+           '<defs><pattern id="greyed-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+           '<rect width="8" height="8" fill="#8a8a8a"/><line x1="0" y1="0" x2="0" y2="8" stroke="#6a6a6a" stroke-width="3"/>'
+           '</pattern></defs>']
+    for a in draw.areas:
+        ref = escape(a.ref)
+        if a.greyed:
+            out.append(f'<use class="greyed" href="#shape-{ref}" fill="url(#greyed-hatch)"><title>{escape(a.name)}: '
+                       f'{escape(a.greyed)}</title></use>')
+        elif a.colour is not None:
+            out.append(f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>')
+        if a.changed:
+            out.append(f'<use class="changed" href="#shape-{ref}"/>')
+    for a in draw.areas:
+        if a.chosen:
+            out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
+                       f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
+    out.append(labels_svg(static))
+    for a in draw.areas:
+        if not a.pieces and not a.values:
+            continue
+        out.append(f'<g class="area-pieces" data-area="{escape(a.ref)}">')
+        for i, (word, value) in enumerate(a.values):
+            x, y = a.label[0] + _label_width(a.name) / 2 + 12 + i * 24, a.label[1]
+            out.append(f'<g class="vbadge" transform="translate({x:.1f} {y:.1f})"><circle r="10"/>'
+                       f'<text y="4">{escape(value)}</text><title>{escape(word)} {escape(value)}</title></g>')
+        for p in a.pieces:
+            out.append(_piece(p))
+        out.append("</g>")
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def _label_width(name: str) -> float:
+    return len(name) * LABEL * 0.6
+
+
+def _piece(p) -> str:
+    c = p.card
+    key = f' data-ref="{escape(c.ref)}"' if c.ref is not None else ""
+    cls = "pc" + (" pickable" if c.pickable else "") + (" back" if c.back else "") + (" changed" if c.changed else "")
+    r = 10
+    body = [f'<g class="{cls}"{key} data-x="{p.x:.1f}" data-y="{p.y:.1f}" transform="translate({p.x:.1f} {p.y:.1f})"><g class="pcin">',
+            f'<circle r="{r}" fill="{escape(c.colour)}"/>']
+    if c.icon:
+        body.append(f'<use href="{escape(icon_href(c.icon))}" x="-7" y="-7" width="14" height="14" fill="{escape(c.ink)}"/>')
+    if c.count > 1:
+        body.append(f'<g class="cnt"><rect x="4" y="-15" width="16" height="11" rx="3"/><text x="12" y="-6.5">×{int(c.count)}</text></g>')
+    if c.badges:
+        body.append(f'<text class="pbadge" x="0" y="{r + 9}">{escape(" ".join(v for _, v in c.badges))}</text>')
+    body.append(f'</g><title>{escape(c.title if not c.back else c.title)}{_title_badges(c)}</title></g>')
+    return "".join(body)
+
+
+def _title_badges(c) -> str:
+    bits = [f"{w} {v}" for w, v in c.badges] + [f"{w} {v}" for w, v in c.values]
+    return escape(" (" + ", ".join(bits) + ")") if bits and not c.back else ""
+
+
+# ---------------------------------------------------------------- cards and zones (HTML)
+def zone_html(z, texts: dict, small: bool = False) -> Markup:
+    """A zone as a row of cards (`small`: the compact cards of an opponent's panel)."""
+    head = f'<span class="zname">{escape(z.name)}</span>'
+    if z.total is not None:
+        head += f' <span class="total">{escape(str(z.total))}</span>'
+    if z.mode == "count":
+        body = f'<span class="pile">{int(z.size)}</span>'
+    else:
+        body = "".join(card_html(c, texts, small) for c in z.cards)
+        if z.mode == "top" and z.size > 1:
+            body += f'<span class="pile">{int(z.size)}</span>'
+    cls = "zone small" if small else "zone"
+    return Markup(f'<div class="{cls}" data-zone="{escape(z.zone)}"><div class="zhead">{head}</div><div class="cards">{body}</div></div>')
+
+
+def card_html(c, texts: dict, small: bool = False) -> str:
+    cls = ["card"]
+    if c.token:
+        cls.append("token")
+    if c.back:
+        cls.append("back")
+    if c.pickable:
+        cls.append("pickable")
+    if c.changed:
+        cls.append("changed")
+    if c.count > 1:
+        cls.append("stack")
+    attrs = f' data-ref="{escape(c.ref)}"' if c.ref is not None else ""
+    printed = texts.get(c.ref) if c.ref is not None else None
+    if printed is not None or c.pickable:
+        attrs += ' tabindex="0"'
+    if c.pickable:
+        attrs += ' role="button"'
+    out = [f'<div class="{" ".join(cls)}"{attrs}>',
+           f'<svg class="cbg" aria-hidden="true" preserveAspectRatio="none" viewBox="0 0 10 10"><rect width="10" height="10" fill="{escape(c.colour)}"/></svg>',
+           f'<div class="chead">{icon(c.icon, "cicon", c.ink)}<span class="ctitle ink-{_ink_class(c.ink)}">{escape(c.title)}</span></div>']
+    if c.badges or c.values:
+        out.append('<div class="badges">' + "".join(f'<span class="badge" title="{escape(w)}">{escape(w)} <b>{escape(v)}</b></span>'
+                                                   for w, v in c.badges + c.values) + "</div>")
+    if c.count > 1:
+        out.append(f'<span class="count">×{int(c.count)}</span>')
+    for inner in c.inner:
+        out.append(f'<div class="inner">{zone_html(inner, texts, True)}</div>')
+    if printed is not None:
+        out.append(f'<span class="tip" role="tooltip"><b>{escape(printed[0])}</b><br>{escape(printed[1])}</span>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def _ink_class(ink: str) -> str:
+    return "light" if ink.lower() == "#ffffff" else "dark"
+
+
+# ---------------------------------------------------------------- tracks
+def track_html(t) -> Markup:
+    cls = "track changed" if t.changed else "track"
+    out = [f'<div class="{cls}" data-how="{escape(t.how)}"><div class="tname">{icon(t.icon, "ticon")}<span>{escape(t.name)}</span></div><ol class="slots">']
+    for s in t.slots:
+        here = " here" if s.marked or s.markers else ""
+        out.append(f'<li class="slot{here}"><span class="pos">{escape(s.label)}</span>')
+        for m in s.markers:
+            out.append(f'<span class="marker" data-seat="{int(m.seat)}" title="{escape(m.name)}">'
+                       f'<svg class="mbg" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="{escape(m.colour)}"/></svg>'
+                       f'<span class="mname ink-{_ink_class(m.ink)}">{escape(m.name)}</span></span>')
+        if s.marked:
+            out.append('<span class="marker value"><svg class="mbg" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#2b2d42"/></svg>'
+                       '<span class="mname ink-light">●</span></span>')
+        out.append("</li>")
+    out.append("</ol></div>")
+    return Markup("".join(out))
+
+
+def colour_chip(colour: str) -> Markup:
+    return Markup(f'<svg class="chip" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="{escape(colour)}"/></svg>')
+

@@ -1,0 +1,180 @@
+// The drawing of a seat's view (the transport is game.js's): puts the server's escaped HTML of the view on the
+// page, moves the board's static layer and the frame's side panel into it, routes clicks on the board, cards and
+// options to answers, pans and zooms the board, and lets components that moved glide to their new places.
+// Nothing from the game is inserted as markup here: the HTML comes from the server, already escaped.
+
+const keep = document.getElementById("board-keep");
+const staticBoard = keep ? keep.querySelector("svg.board-static") : null;
+const sideExtra = document.getElementById("side-extra");
+const view = { scale: 1, x: 0, y: 0 };  // the board's pan and zoom, kept from one view to the next
+let logOpen = false;
+
+export function render(main, m, act) {
+  const before = positions(main);
+  const log = main.querySelector("#log");
+  if (log) logOpen = log.open;
+  main.innerHTML = m.html;  // the server's escaped HTML
+  main.dataset.version = m.version;
+  main.dataset.seat = m.seat === null ? "" : m.seat;
+  const stage = main.querySelector(".board-stage");
+  if (stage && staticBoard) stage.querySelector(".board-pan").prepend(staticBoard);
+  const side = main.querySelector("#side");
+  if (side && sideExtra) side.insertBefore(sideExtra, side.querySelector("#log"));
+  const newLog = main.querySelector("#log");
+  if (newLog && logOpen) newLog.open = true;
+  bindChoices(main, act);
+  if (stage) panZoom(stage);
+  glide(main, before);
+}
+
+// ------------------------------------------------------------------ choosing
+function bindChoices(main, act) {
+  for (const b of main.querySelectorAll("button.opt")) b.addEventListener("click", () => act.answer(Number(b.dataset.option)));
+  for (const g of main.querySelectorAll("use.chosen")) {
+    const name = g.getAttribute("aria-label") || "";
+    g.addEventListener("click", (e) => { if (!dragged) pick(main, act, "areas", g.dataset.area, name); e.stopPropagation(); });
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(main, act, "areas", g.dataset.area, name); });
+  }
+  for (const it of main.querySelectorAll(".card.pickable, .pc.pickable")) {
+    const title = it.querySelector(".ctitle, title");
+    const name = title ? title.textContent : "";
+    it.addEventListener("click", (e) => { if (!dragged) pick(main, act, "refs", it.dataset.ref, name); e.stopPropagation(); });
+    it.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") pick(main, act, "refs", it.dataset.ref, name); });
+  }
+  const all = main.querySelector(".show-all");
+  if (all) all.addEventListener("click", () => filter(main, null));
+  for (const [selector, fn] of Object.entries(act.buttons)) {
+    const el = main.querySelector(selector);
+    if (el) el.addEventListener("click", fn);
+  }
+}
+
+function filter(main, keep) {
+  const box = main.querySelector(".filter");
+  for (const b of main.querySelectorAll("button.opt")) b.parentElement.hidden = keep !== null && !keep.includes(b);
+  if (box) box.hidden = keep === null;
+}
+
+// A click on an area of the map or on a component: the one option naming it is chosen; several are listed.
+function pick(main, act, kind, ref, name) {
+  const named = [...main.querySelectorAll("button.opt")].filter((b) => b.dataset[kind].split(" ").includes(ref));
+  if (named.length === 1) return act.answer(Number(named[0].dataset.option));
+  if (named.length > 1) {
+    filter(main, named);
+    main.querySelector(".filter-text").textContent = main.dataset.optionsHere.replace("{area}", name);
+    named[0].focus();
+  }
+}
+
+// ------------------------------------------------------------------ pan and zoom
+let dragged = false;
+
+function apply(pan) {
+  pan.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+}
+
+function zoomAt(stage, factor, cx, cy) {
+  const pan = stage.querySelector(".board-pan");
+  const scale = Math.min(6, Math.max(1, view.scale * factor));
+  const k = scale / view.scale;
+  view.x = cx - (cx - view.x) * k;
+  view.y = cy - (cy - view.y) * k;
+  view.scale = scale;
+  clamp(stage);
+  apply(pan);
+}
+
+function clamp(stage) {
+  const w = stage.clientWidth, h = stage.clientHeight;
+  view.x = Math.min(0, Math.max(w - w * view.scale, view.x));
+  view.y = Math.min(0, Math.max(h - h * view.scale, view.y));
+}
+
+function panZoom(stage) {
+  const pan = stage.querySelector(".board-pan");
+  clamp(stage);
+  apply(pan);
+  const centre = () => [stage.clientWidth / 2, stage.clientHeight / 2];
+  stage.querySelector(".zin").addEventListener("click", () => zoomAt(stage, 1.5, ...centre()));
+  stage.querySelector(".zout").addEventListener("click", () => zoomAt(stage, 1 / 1.5, ...centre()));
+  stage.querySelector(".zreset").addEventListener("click", () => { view.scale = 1; view.x = 0; view.y = 0; apply(pan); });
+  stage.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey && view.scale === 1 && e.deltaY > 0) return;  // the page scrolls on until the board is zoomed
+    e.preventDefault();
+    const r = stage.getBoundingClientRect();
+    zoomAt(stage, e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+  const pointers = new Map();
+  let start = null;
+  stage.addEventListener("pointerdown", (e) => {
+    if (e.target.closest(".zoom")) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    start = { x: view.x, y: view.y, scale: view.scale, px: e.clientX, py: e.clientY, dist: spread(pointers) };
+    dragged = false;
+  });
+  stage.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId) || !start) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (pointers.size === 2 && start.dist) {  // a pinch
+      const r = stage.getBoundingClientRect();
+      const [a, b] = [...pointers.values()];
+      const factor = (spread(pointers) / start.dist) * start.scale / view.scale;
+      zoomAt(stage, factor, (a[0] + b[0]) / 2 - r.left, (a[1] + b[1]) / 2 - r.top);
+      dragged = true;
+      return;
+    }
+    const dx = e.clientX - start.px, dy = e.clientY - start.py;
+    if (Math.abs(dx) + Math.abs(dy) > 6 && view.scale > 1) {
+      dragged = true;
+      stage.setPointerCapture(e.pointerId);
+      view.x = start.x + dx;
+      view.y = start.y + dy;
+      clamp(stage);
+      apply(pan);
+    }
+  });
+  const end = (e) => {
+    pointers.delete(e.pointerId);
+    if (pointers.size === 0) { start = null; setTimeout(() => { dragged = false; }, 0); }
+    else start = { ...start, dist: spread(pointers), scale: view.scale };
+  };
+  stage.addEventListener("pointerup", end);
+  stage.addEventListener("pointercancel", end);
+}
+
+function spread(pointers) {
+  if (pointers.size < 2) return 0;
+  const [a, b] = [...pointers.values()];
+  return Math.hypot(a[0] - b[0], a[1] - b[1]);
+}
+
+// ------------------------------------------------------------------ gliding
+// Where each drawn component was (by its id): board tokens in the board's coordinates, cards on the page.
+function positions(main) {
+  const out = { pieces: new Map(), cards: new Map() };
+  for (const p of main.querySelectorAll(".pc[data-ref]")) out.pieces.set(p.dataset.ref, [Number(p.dataset.x), Number(p.dataset.y)]);
+  for (const c of main.querySelectorAll(".card[data-ref]")) out.cards.set(c.dataset.ref, c.getBoundingClientRect());
+  return out;
+}
+
+function glide(main, before) {
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  for (const p of main.querySelectorAll(".pc[data-ref]")) {
+    const old = before.pieces.get(p.dataset.ref);
+    if (!old) continue;
+    const dx = old[0] - Number(p.dataset.x), dy = old[1] - Number(p.dataset.y);
+    if (dx || dy) {
+      p.querySelector(".pcin").animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+        { duration: 450, easing: "ease-out" });
+    }
+  }
+  for (const c of main.querySelectorAll(".card[data-ref]")) {
+    const old = before.cards.get(c.dataset.ref);
+    if (!old) continue;
+    const now = c.getBoundingClientRect();
+    const dx = old.left - now.left, dy = old.top - now.top;
+    if (Math.abs(dx) + Math.abs(dy) > 2) {
+      c.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 350, easing: "ease-out" });
+    }
+  }
+}
