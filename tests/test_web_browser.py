@@ -176,7 +176,7 @@ def test_agot_two_rounds_at_three_players_with_marches_clicked_on_the_map(server
     rng, map_marches = random.Random(2), 0
     while room.session.state.game_vars.get("round", 0) <= 2 and wait_turn(page):
         prompt = page.locator("#question .prompt").inner_text()
-        areas = page.locator("svg.board g.area.chosen").all()
+        areas = page.locator("svg.board-dyn use.chosen").all()
         if prompt.startswith("March from") and areas:
             before = version(page)
             rng.choice(areas).click()  # a click on the map: the one march there is chosen, or the options there listed
@@ -198,7 +198,7 @@ _PRINTED = re.compile(r'<span class="tip" role="tooltip"><b>(.*?)</b><br>(.*?)</
 _KEY = re.compile(r"<p><b>(.*?)</b>: (.*?)</p>", re.S)
 
 
-_LOG = re.compile(r'<section id="log" class="log">(.*?)</section>', re.S)
+_LOG = re.compile(r'<details id="log" class="log"[^>]*>(.*?)</details>', re.S)
 _LINE = re.compile(r"<li[^>]*>(?:<span class=\"newmark\">[^<]*</span> )?(.*?)</li>", re.S)
 
 
@@ -294,7 +294,7 @@ def test_hot_seat_passes_the_device_and_a_script_name_shows_as_text(server, page
     for _ in range(2):  # P1 takes a card, then says where they stand
         before = version(page)
         page.locator("#question button.opt", has_text="Plain card").first.click() if _ == 0 else \
-            page.locator("svg.board g.area.chosen").first.click()
+            page.locator("svg.board-dyn use.chosen").first.click()
         wait_past(page, before, "#pass:not([hidden])")
     assert page.locator("#pass").is_visible()
     assert page.locator("#view #table").count() == 0  # P1's view is gone from the page, not only hidden

@@ -274,7 +274,7 @@ def test_an_answer_the_store_cannot_commit_is_refused_and_the_game_stays_as_stor
 def _words_of(html_text: str) -> str:
     """A page's words without the printed card texts (checked apart in tests/test_web_browser.py) and markup."""
     import html as htmlmod
-    html_text = re.sub(r'<span class="tip" role="tooltip">.*?</span>|<section id="log" class="log">.*?</section>', " ",
+    html_text = re.sub(r'<span class="tip" role="tooltip">.*?</span>|<details id="log" class="log"[^>]*>.*?</details>', " ",
                        html_text, flags=re.S)
     return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text))
 

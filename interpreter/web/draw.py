@@ -83,24 +83,34 @@ def board_svg(draw, static, lang_words: dict) -> Markup:
             out.append(f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>')
         if a.changed:
             out.append(f'<use class="changed" href="#shape-{ref}"/>')
+    out.append(labels_svg(static))
+    # what lies on the areas, then the areas an option names (over it: a click anywhere on them chooses), then
+    # the pieces an option names (over those)
+    for a in draw.areas:
+        out.append(_area_pieces(a, lambda p: not p.card.pickable))
     for a in draw.areas:
         if a.chosen:
             out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
                        f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
-    out.append(labels_svg(static))
     for a in draw.areas:
-        if not a.pieces and not a.values:
-            continue
-        out.append(f'<g class="area-pieces" data-area="{escape(a.ref)}">')
-        for i, (word, value) in enumerate(a.values):
-            x, y = a.label[0] + _label_width(a.name) / 2 + 12 + i * 24, a.label[1]
-            out.append(f'<g class="vbadge" transform="translate({x:.1f} {y:.1f})"><circle r="10"/>'
-                       f'<text y="4">{escape(value)}</text><title>{escape(word)} {escape(value)}</title></g>')
-        for p in a.pieces:
-            out.append(_piece(p))
-        out.append("</g>")
+        out.append(_area_pieces(a, lambda p: p.card.pickable, badges=False))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _area_pieces(a, which, badges: bool = True) -> str:
+    pieces = [p for p in a.pieces if which(p)]
+    values = a.values if badges else []
+    if not pieces and not values:
+        return ""
+    out = [f'<g class="area-pieces" data-area="{escape(a.ref)}">']
+    for i, (word, value) in enumerate(values):
+        x, y = a.label[0] + _label_width(a.name) / 2 + 12 + i * 24, a.label[1]
+        out.append(f'<g class="vbadge" transform="translate({x:.1f} {y:.1f})"><circle r="10"/>'
+                   f'<text y="4">{escape(value)}</text><title>{escape(word)} {escape(value)}</title></g>')
+    out.extend(_piece(p) for p in pieces)
+    out.append("</g>")
+    return "".join(out)
 
 
 def _label_width(name: str) -> float:
