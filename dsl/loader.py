@@ -232,6 +232,11 @@ def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
     for name, t in voc.attributes.items():
         if t == "number":
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
+    for name in voc.table.variables:  # an entity variable the table shows on its components
+        needed.setdefault(name, doc.span(("vocabulary", "variables", name)))
+    for track in voc.table.looks.tracks:  # a track named by an identifier of the game
+        if isinstance(track.name, str):
+            needed.setdefault(track.name, doc.span(("looks",)))
     for name in voc.variants:  # `rules play --variant` names them in its first line
         needed.setdefault(name, doc.span(("variants", name)))
     for option in options:

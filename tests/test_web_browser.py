@@ -217,7 +217,9 @@ def _texts_of(html_text: str, printed: list, logged: list) -> str:
         else:
             printed.append(f"{htmlmod.unescape(m.group(1))}: {htmlmod.unescape(m.group(2))}")
         return " "
-    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", _PRINTED.sub(cut, html_text)))
+    html_text = _PRINTED.sub(cut, html_text)
+    said = " ".join(htmlmod.unescape(a) for a in re.findall(r'\s(?:title|aria-label|alt)="([^"]*)"', html_text))
+    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text)) + " " + said  # with what hovering or a reader tells
 
 
 def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, browser):

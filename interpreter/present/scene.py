@@ -23,7 +23,8 @@ class Card:
     """A component drawn as a card (or a token in a row): what it shows and how."""
 
     ref: str | None  # its id when the reader sees it: what clicks, options and animations attach to
-    title: str
+    title: str  # its name (the badges show its numbers)
+    words: str  # the whole of it as the table model words it (name and values, "face down"): a tooltip
     colour: str
     ink: str  # text and icon colour readable on `colour`
     icon: str
@@ -125,14 +126,14 @@ class Painter:
         if e is None:  # not seen: only what its back shows (its words, and the value the back shows)
             colour = self._back_colour(item.back)
             icon = self._icon(self.looks.back)
-            return Card(None, item.text, colour, ink_on(colour), icon, count=item.count, back=True, token=token)
+            return Card(None, item.text, item.text, colour, ink_on(colour), icon, count=item.count, back=True, token=token)
         look = self.looks.kinds.get(e.kind) or KindLook()
         colour = self._colour(look, e.attrs, e.kind, owner)
         icon = self._icon(look.icon.of(e.attrs, e.kind) if look.icon else None) or self._icon(self.looks.back)
         pr = self.pr
         names = look.badges if look.badges is not None else [k for k, v in e.attrs.items() if type(v) is int and k != "copies"]
         badges = [(pr.word(k), str(e.attrs[k])) for k in names if type(e.attrs.get(k)) is int]
-        return Card(e.id, entity_name(e, pr.lang), colour, ink_on(colour), icon, badges,
+        return Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
                     list(item.values), pr.card_text(e), item.count, False, token or look.shape == "token",
                     e.id in self.pickable, self.before is not None and e.id not in self.before)
 

@@ -130,13 +130,13 @@ def _piece(p) -> str:
         body.append(f'<g class="cnt"><rect x="4" y="-15" width="16" height="11" rx="3"/><text x="12" y="-6.5">×{int(c.count)}</text></g>')
     if c.badges:
         body.append(f'<text class="pbadge" x="0" y="{r + 9}">{escape(" ".join(v for _, v in c.badges))}</text>')
-    body.append(f'</g><title>{escape(c.title if not c.back else c.title)}{_title_badges(c)}</title></g>')
+    values = f" ({', '.join(f'{w} {v}' for w, v in c.values)})" if c.values else ""
+    body.append(f'</g><title>{escape(c.words + values)}{_times(c)}</title></g>')
     return "".join(body)
 
 
-def _title_badges(c) -> str:
-    bits = [f"{w} {v}" for w, v in c.badges] + [f"{w} {v}" for w, v in c.values]
-    return escape(" (" + ", ".join(bits) + ")") if bits and not c.back else ""
+def _times(c) -> str:
+    return f" ×{int(c.count)}" if c.count > 1 else ""
 
 
 # ---------------------------------------------------------------- cards and zones (HTML)
