@@ -65,12 +65,12 @@ def test_the_three_games_declare_their_looks(agot):
 
 
 @pytest.mark.parametrize("replace,code,line,hint", [
-    ({"icon: coins}": "icon: coinz}"}, "LOOKS-ICON", 46, "coins"),                      # an icon not vendored
-    ({"by: terrain": "by: terain"}, "REF-UNDEF", 40, "terrain"),                          # an unknown attribute
-    ({"hills: {fill": "hils: {fill"}, "VOCAB-VALUE", 43, "hills"),                        # not a value of the enum
-    ({"each: lands,": "each: round,"}, "LOOKS-VALUE", 49, None),                         # a game variable where a player's is meant
-    ({'"#2e86c1"': '"blue"'}, "SCHEMA-PATTERN", 37, None),                                # a colour is #rrggbb
-    ({"tracks:\n": "trakcs:\n"}, "SCHEMA-EXTRA", 48, "tracks"),
+    ({"icon: coins}": "icon: coinz}"}, "LOOKS-ICON", 36, "coins"),                      # an icon not vendored
+    ({"by: terrain": "by: terain"}, "REF-UNDEF", 34, "terrain"),                          # an unknown attribute
+    ({"hills: {fill": "hils: {fill"}, "VOCAB-VALUE", 35, "hills"),                        # not a value of the enum
+    ({"each: lands,": "each: round,"}, "LOOKS-VALUE", 39, None),                         # a game variable where a player's is meant
+    ({'"#2e86c1"': '"blue"'}, "SCHEMA-PATTERN", 31, None),                                # a colour is #rrggbb
+    ({"tracks:\n": "trakcs:\n"}, "SCHEMA-EXTRA", 38, "tracks"),
 ])
 def test_a_mistake_in_the_looks_is_a_diagnostic_at_its_place(tmp_path, replace, code, line, hint):
     errors = _errors(_copy(tmp_path, replace))
@@ -216,6 +216,13 @@ def test_what_changed_since_the_last_decision_is_found_from_what_the_page_showed
     assert changes(None, now) is None
     drawn = scene(table_model(session, 0), session.state, Presenter(session.state, 0), changed=found).board
     assert [a.ref for a in drawn.areas if a.changed] == list(found["areas"])
+
+
+def test_the_docs_quote_the_worked_example_as_it_is():
+    docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    start = docs.index("Its manifest declares the board and what shows:\n\n```yaml\n")
+    block = docs[docs.index("```yaml\n", start) + 8:docs.index("```", docs.index("```yaml\n", start) + 8)]
+    assert block in (SIX / "game.yaml").read_text(encoding="utf-8")
 
 
 def test_ink_is_readable_on_its_colour():

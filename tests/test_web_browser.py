@@ -1,6 +1,6 @@
 """Games played by clicking in a real browser (issue 18 §4): Playwright driving Debian's headless `chromium`
 against a `rules serve` app on uvicorn, in a thread of this process (so a test can compare the page with the
-server's state). One server and one browser per module; each test makes its own games.
+server's state). One server per module and one browser per test session (tests/conftest.py); each test makes its own games.
 
 - King's Bounty, one person and three bots, a whole game; its downloaded log replays to the same final state
   as the same decisions given to a Session.
@@ -60,14 +60,6 @@ def server(tmp_path_factory):
     yield app, f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture
