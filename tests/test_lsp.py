@@ -123,7 +123,7 @@ def validated(games: Path, game: str, monkeypatch) -> set:
     """What `rules validate` says of the copy, run in the server's folder so that paths read the same."""
     monkeypatch.chdir(games)
     content = load_game(Path(game))
-    return {(Path(d.span.path).as_posix(), d.span.line, d.span.col, d.code, d.message + (f"\nhint: {d.hint}" if d.hint else ""))
+    return {(Path(d.span.path).as_posix(), d.span.line, d.span.col, d.code, d.message + (f"; {d.hint}" if d.hint else ""))
             for d in content.report.diagnostics}
 
 

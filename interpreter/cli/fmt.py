@@ -64,7 +64,6 @@ def first_difference(a: str, b: str) -> int:
 
 
 def cmd_fmt(args) -> int:
-    from interpreter.cli.main import rendered
     files = rules_files(args.paths)
     failed = changed = 0
     for path in files:
@@ -73,8 +72,8 @@ def cmd_fmt(args) -> int:
             text, new = formatted(path, shown)
         except DiagnosticError as err:
             failed += 1
-            for line in rendered(err.diagnostics):
-                print(line, file=sys.stderr)
+            for d in err.diagnostics:  # a parse stops at its first error: one or two a file
+                print(d.render(), file=sys.stderr)
             continue
         if new == text:
             continue
