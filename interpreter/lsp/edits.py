@@ -15,7 +15,8 @@ from dsl.diagnostics import Diagnostic
 from dsl.formatter import FormatError, format_text
 from dsl.vocabulary import RECORD_FIELDS
 from interpreter.lsp.features import keywords, local_type, references, symbol_at
-from interpreter.lsp.index import GameIndex, Place
+from interpreter.lsp.index import Edit, GameIndex, Place
+from interpreter.lsp.messages import catalogue_edits
 from interpreter.lsp.scan import Scan, is_yaml
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -24,16 +25,6 @@ _MEANT = re.compile(r"did you mean '([A-Za-z_][A-Za-z0-9_]*)'\?")
 _WHAT = {"signature": "procedure, function or event", "cardfn": "card function", "zone": "zone", "variable": "variable",
          "attribute": "attribute", "kind": "kind", "enum": "enum", "value": "enum value", "record": "record id",
          "timing": "timing class", "local": "local name"}
-
-
-@dataclass(frozen=True)
-class Edit:
-    path: Path
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-    text: str
 
 
 @dataclass
@@ -73,19 +64,51 @@ def rename(ix: GameIndex, s: Scan, path: Path, offset: int, new: str, texts: dic
     if new == old:
         return []
     _check_new_name(ix, s, key, new, offset)
+    catalogues = set(ix.files.get("translations", []))
     if key[0] == "local":
         places = references(ix, s, path, offset)
-    else:
-        places = list(ix.refs.get(key, []))
+    else:  # the catalogues' words are renamed below: another symbol may have the same name and keep its words
+        places = [p for p in ix.refs.get(key, []) if p.path not in catalogues]
     edits = []
     for p in sorted(set(places), key=lambda p: (str(p.path), p.line, p.col)):
-        text = texts.get(p.path)
-        if text is None:
-            text = ix.texts.get(p.path)
-        edit = _replace_at(p, text, old, new, key[0] == "record")
+        edit = _replace_at(p, _text(ix, texts, p.path), old, new, key[0] == "record")
         if edit is not None:
             edits.append(edit)
-    return edits
+    if key[0] != "local":
+        shared = any(n == old and (k, n) != key for (k, n) in ix.symbols)
+        edits += word_edits(ix, texts, old, new, keep=shared)
+    return edits + catalogue_edits(ix, texts, edits, old, new)
+
+
+def _text(ix: GameIndex, texts: dict, path: Path) -> str | None:
+    text = texts.get(path)
+    return text if text is not None else ix.texts.get(path)
+
+
+def word_edits(ix: GameIndex, texts: dict, old: str, new: str, keep: bool) -> list:
+    """The `words:` entries of the catalogues for `old`: renamed, or (when `old` still names another symbol,
+    which reads the same words) copied under the new name."""
+    out = []
+    for path in ix.files.get("translations", []):
+        text = _text(ix, texts, path)
+        if text is None:
+            continue
+        lines = text.split("\n")
+        within = False
+        for n, line in enumerate(lines):
+            if re.match(r"^words[ \t]*:", line):
+                within = True
+                continue
+            if re.match(r"^[A-Za-z_]", line):
+                within = False
+            m = re.match(rf"^([ \t]+){re.escape(old)}([ \t]*:.*)$", line) if within else None
+            if m is None:
+                continue
+            if keep:
+                out.append(Edit(path, n + 1, 0, n + 1, 0, f"{m.group(1)}{new}{m.group(2)}\n"))
+            else:
+                out.append(Edit(path, n, len(m.group(1)), n, len(m.group(1)) + len(old), new))
+    return out
 
 
 def _check_new_name(ix: GameIndex, s: Scan, key: tuple, new: str, offset: int) -> None:
