@@ -21,6 +21,7 @@ from lsprotocol import types as lsp  # noqa: E402
 from pytest_lsp import client_capabilities, make_test_lsp_client  # noqa: E402
 
 from dsl.loader import SCHEMA_LINE, load_game  # noqa: E402
+from interpreter.lsp.scan import scan  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 60  # seconds: a bound for a hung server, not a measure of speed
@@ -42,8 +43,8 @@ async def client(games):
     c = make_test_lsp_client()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     await c.start_io(sys.executable, "-m", "interpreter.cli", "lsp", cwd=str(games), env=env)
-    await c.initialize_session(lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"),
-                                                    root_uri=games.as_uri()))
+    c.init_result = await c.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=games.as_uri()))
     yield c
     await c.shutdown_session()
     await c.stop()
@@ -197,11 +198,14 @@ async def test_hovers(client, games):
     turn = Doc(client, games / "kings_bounty/rules/turn.rules")
     assert (await turn.hover("field_unit(p, u, d)")).startswith("```rules\nprocedure field_unit(p: player, u: entity, d: entity)")
     assert (await turn.hover("may_field(p, u)")).startswith("```rules\nfunction may_field(p: player, u: entity) -> bool")
-    assert "variable points: number" in await Doc(client, games / "kings_bounty/rules/end.rules").hover("t.points", shift=3)
+    end = Doc(client, games / "kings_bounty/rules/end.rules")
+    # `points` is both a player's variable and a card's attribute: each use as the checker reads it
+    assert "variable points: number" in await end.hover("q.points", shift=3)
+    assert "attribute points: number" in await end.hover("t.points", shift=3)
     combat = Doc(client, games / "agot/rules/combat.rules")
     blade = await combat.hover("@valyrian_steel_blade", shift=3)
     assert "(Russian (ru))" in blade and "(English (en))" in blade
-    for d in (titles, turn, combat):
+    for d in (titles, turn, combat, end):
         d.close()
 
 
@@ -357,3 +361,228 @@ def test_a_manifest_that_does_not_read_keeps_the_last_names():
     text = (root / "game.yaml").read_text(encoding="utf-8").replace("vocabulary:\n", "vocabulary: [\n", 1)
     kept, diagnostics = analyse(root, {root / "game.yaml": text}, good)
     assert kept is good and [d.code for d in diagnostics] == ["YAML-SYNTAX"]
+
+
+# ---------------------------------------------------------------------------------------------- editing: rename
+def applied(text: str, edits: list) -> str:
+    """A text with LSP TextEdits made (positions in UTF-16 units, as the server sends them)."""
+    lines = text.split("\n")
+
+    def offset(pos):
+        if pos.line >= len(lines):
+            return len(text)
+        head = lines[pos.line].encode("utf-16-le")[:2 * pos.character].decode("utf-16-le")
+        return sum(len(x) + 1 for x in lines[:pos.line]) + len(head)
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(e.range.start)] + e.new_text + text[offset(e.range.end):]
+    return text
+
+
+def write_edits(games: Path, target: Path, change: lsp.WorkspaceEdit) -> set:
+    """The edit made on the copy of the game at `target` (the paths of the server's copy mapped there)."""
+    touched = set()
+    for uri, edits in change.changes.items():
+        rel = Path(lsp_path(uri)).relative_to(games)
+        path = target / rel
+        path.write_text(applied(path.read_text(encoding="utf-8"), edits), encoding="utf-8")
+        touched.add(rel.as_posix())
+    return touched
+
+
+async def renamed(doc: Doc, needle: str, shift: int, new: str) -> lsp.WorkspaceEdit:
+    return await doc.client.text_document_rename_async(lsp.RenameParams(
+        text_document=doc.where(), position=doc.at(needle, shift), new_name=new))
+
+
+@in_loop
+async def test_rename_across_rules_records_manifest_and_lang(client, games, tmp_path, monkeypatch):
+    """Renames of a zone, a procedure, a local, a variable, an attribute that is also a variable's name, a kind,
+    an enum value and a record id, each made on a fresh copy of King's Bounty: the game validates as clean as
+    before (its catalogues' words and messages followed), and no use of the old name is left."""
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    end = Doc(client, games / "kings_bounty/rules/end.rules")
+    titles = Doc(client, games / "kings_bounty/cards/titles.yaml")
+    manifest = Doc(client, games / "kings_bounty/game.yaml")
+    cases = [
+        (turn, "to hand of p", 4, "hand", "palm", {"game.yaml", "lang/ru.yaml", "rules/setup.rules", "rules/turn.rules"}),
+        (turn, "award_on_play(monster)", 0, "award_on_play", "grant", {"rules/titles.rules", "rules/turn.rules"}),
+        (turn, "procedure turn(p", 15, "p", "who", {"rules/turn.rules", "lang/ru.yaml"}),  # "{p} lays down {c}" too
+        (end, "q.points", 2, "points", "score2", {"game.yaml", "lang/ru.yaml", "rules/end.rules"}),
+        (manifest, "    points: number", 4, "points", "worth", {"cards/obelisks.yaml", "cards/titles.yaml", "rules/titles.rules"}),
+        (turn, "u.kind == unit", 11, "unit", "troop", {"cards/elves.yaml", "cards/undead.yaml", "lang/ru.yaml"}),
+        (titles, "race: elves", 6, "elves", "elfs", {"cards/elves.yaml", "game.yaml", "rules/setup.rules"}),
+        (titles, "id: emperor", 4, "emperor", "kaiser", {"cards/titles.yaml"}),
+    ]
+    for doc, needle, shift, old, new, files in cases:  # `p` and `points` name other things as well, kept
+        change = await renamed(doc, needle, shift, new)
+        copy = tmp_path / new / "kings_bounty"
+        shutil.copytree(games / "kings_bounty", copy)
+        touched = write_edits(games / "kings_bounty", copy, change)
+        assert files <= touched, (old, touched)
+        monkeypatch.chdir(copy.parent)
+        assert not load_game(Path("kings_bounty")).report.diagnostics, (old, new)
+        names = {t.text for p in sorted((copy / "rules").glob("*.rules"))
+                 for t in scan(str(p), p.read_text(encoding="utf-8")).tokens if t.kind == "name"}
+        assert old in ("p", "points") or old not in names, old
+    for d in (turn, end, titles, manifest):
+        d.close()
+
+
+@in_loop
+async def test_rename_refuses_a_taken_or_invalid_name(client, games):
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    for new, said in (("deck", "already names a zone"), ("2cards", "is not a name"), ("while", "word of the language"),
+                      ("this", "word of the language")):
+        with pytest.raises(Exception, match=said):
+            await renamed(turn, "to hand of p", 4, new)
+    with pytest.raises(Exception, match="already a local name"):
+        await renamed(turn, "procedure turn(p", 15, "c")
+    with pytest.raises(Exception, match="built into the language"):
+        await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(turn.where(), turn.at("len(deck)", 1)))
+    got = await client.text_document_prepare_rename_async(lsp.PrepareRenameParams(turn.where(), turn.at("to hand of p", 4)))
+    assert got.start == turn.at("to hand of p", 3) and got.end == turn.at("to hand of p", 7)
+    turn.close()
+
+
+# ---------------------------------------------------------------------------------------------- editing: quick fixes
+async def fixes_at(doc: Doc, line: int) -> list:
+    got = await doc.client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=doc.where(), range=lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0)),
+        context=lsp.CodeActionContext(diagnostics=[])))
+    return got or []
+
+
+@in_loop
+async def test_quick_fixes_make_the_diagnostic_go(client, games):
+    """A typo ("did you mean"), a zone without its owner (`hand` → `hand of p`), `=` for `==`, a missing
+    `exactly`, a pattern's unused name where `this` is meant: each diagnostic offers its fix, and the texts
+    with the fixes made are clean again. (Slips in different files or lines: one analysis each way.)"""
+    kb = "kings_bounty/rules/"
+    cases = [  # file, the good line, the slip, its code, the fix's title
+        (kb + "turn.rules", "move top(deck, n) to hand of p", "move top(deck, n) to hnd of p", "REF-UNDEF", "Change 'hnd' to 'hand'"),
+        (kb + "turn.rules", "move c to domains of p", "move c to domains", "REF-UNDEF", "Write 'domains of p'"),
+        (kb + "end.rules", "where q.points == best)", "where q.points = best)", "DSL-SYNTAX", "Write '==' to compare"),
+        (kb + "setup.rules", "len(gone)) to removed", "len(gone)) to removed\n        choose len(gone) x in box by first_player",
+         "DSL-SYNTAX", "Write 'choose exactly ...'"),
+        ("agot/components/wildling_cards.yaml", "when wildling_victory(this, _):", "when wildling_victory(c, _):", "DSL-UNUSED",
+         "Write 'this' for 'c'"),
+    ]
+    docs = {rel: Doc(client, games / rel) for rel, *_ in cases}
+    saved = {rel: d.text for rel, d in docs.items()}
+    texts = dict(saved)
+    for rel, good, bad, *_ in cases:
+        texts[rel] = texts[rel].replace(good, bad, 1)
+    for rel, d in docs.items():
+        d.change(texts[rel])
+    fixes: dict = {}
+    for rel, good, bad, code, title in cases:
+        d = docs[rel]
+        ds = await diagnostics(client, d.uri, lambda ds: any(x.code == code and bad.split()[-1] in d.text.splitlines()[x.range.start.line]
+                                                             for x in ds))
+        [line] = {x.range.start.line for x in ds if x.code == code and bad.split()[-1] in d.text.splitlines()[x.range.start.line]}
+        actions = await fixes_at(d, line)
+        found = [a for a in actions if a.title.startswith(title)]
+        assert len(found) == 1, (title, [a.title for a in actions])
+        assert found[0].kind == lsp.CodeActionKind.QuickFix and found[0].diagnostics[0].code == code
+        fixes.setdefault(rel, []).extend(found[0].edit.changes[d.uri])
+    for rel, d in docs.items():
+        d.change(applied(d.text, fixes[rel]))
+    for rel, d in docs.items():
+        await diagnostics(client, d.uri, lambda ds: not [x for x in ds if x.severity == lsp.DiagnosticSeverity.Error
+                                                         or x.code == "DSL-UNUSED"])
+    assert docs[kb + "turn.rules"].text == saved[kb + "turn.rules"]
+    assert "choose exactly len(gone) x in box" in docs[kb + "setup.rules"].text
+    for rel, d in docs.items():
+        d.change(saved[rel])
+        d.close()
+
+
+# ---------------------------------------------------------------------------------------------- editing: formatting
+@in_loop
+async def test_formatting_request_gives_the_rules_fmt_layout(client, games):
+    from test_fmt import respaced
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    tidy = combat.text
+    combat.change(respaced(tidy, "lsp"))
+    options = lsp.FormattingOptions(tab_size=4, insert_spaces=True)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(combat.where(), options))
+    assert edits and applied(combat.text, edits) == tidy
+    combat.change(tidy.replace("    attacker = a\n", "    attacker=a \n", 1))  # one untidy line: one edit of it
+    [edit] = await client.text_document_formatting_async(lsp.DocumentFormattingParams(combat.where(), options))
+    assert edit.new_text == "    attacker = a\n" and edit.range.start.line == combat.at("attacker=a").line
+    combat.change(tidy)
+    assert not await client.text_document_formatting_async(lsp.DocumentFormattingParams(combat.where(), options))
+    combat.close()
+
+
+# ---------------------------------------------------------------------------------------------- signature help, symbols
+@in_loop
+async def test_signature_help(client, games):
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    help_ = await client.text_document_signature_help_async(lsp.SignatureHelpParams(
+        combat.where(), combat.at("offer_support(q, attacker, mine)", len("offer_support(q, attacker, "))))
+    [sig] = help_.signatures
+    assert sig.label == "procedure offer_support(q: player, side: player, areas: list[entity])"
+    assert help_.active_parameter == 2 and sig.label[slice(*sig.parameters[2].label)] == "areas: list[entity]"
+    assert "another house's support counts only if" in sig.documentation.value  # the comment above it
+    help_ = await client.text_document_signature_help_async(lsp.SignatureHelpParams(
+        combat.where(), combat.at("len(mine)", 4)))
+    assert [s.label for s in help_.signatures] == ["len(C)"]
+    help_ = await client.text_document_signature_help_async(lsp.SignatureHelpParams(
+        combat.where(), combat.at("first(x in order_slot of s", len("first(x in order_slot of s"))))
+    assert help_.signatures[help_.active_signature].label == "first(x in C where P)"
+    combat.close()
+
+
+@in_loop
+async def test_workspace_symbols(client, games):
+    got = await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="offer_sup"))
+    names = [(s.name, s.kind, s.container_name) for s in got]
+    assert names[0] == ("offer_support", lsp.SymbolKind.Function, "agot")
+    assert Path(lsp_path(got[0].location.uri)).name == "combat.rules"
+    assert {"valyrian_steel_blade", "tides_deck"} <= {s.name for s in await client.workspace_symbol_async(
+        lsp.WorkspaceSymbolParams(query="valyrian"))} | {"tides_deck"}
+    kinds = {s.name: s.kind for s in await client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="hand"))}
+    assert kinds["hand"] == lsp.SymbolKind.Namespace and kinds["house_hand"] == lsp.SymbolKind.Namespace
+
+
+# ---------------------------------------------------------------------------------------------- folding, semantic tokens
+@in_loop
+async def test_folding_ranges(client, games):
+    combat = Doc(client, games / "agot/rules/combat.rules")
+    got = await client.text_document_folding_range_async(lsp.FoldingRangeParams(combat.where()))
+    folds = {(f.start_line, f.end_line, f.kind) for f in got}
+    first = combat.at("procedure declare_support").line
+    last = combat.at("stays out of the combat in {combat_area} with its support order").line
+    assert (first, last, None) in folds  # a procedure, to its last line
+    assert (combat.at("for s in support_sources(q):").line, last, None) in folds  # a block inside it
+    assert (0, 7, lsp.FoldingRangeKind.Comment) in folds  # the comment heading the file
+    house = Doc(client, games / "agot/components/house_cards.yaml")
+    got = await client.text_document_folding_range_async(lsp.FoldingRangeParams(house.where()))
+    effect = house.at("    when combat_decided(w, _) if w == you:").line
+    assert any(f.start_line == effect and f.end_line > effect for f in got)
+    assert all(f.start_line >= house.at("effect:").line for f in got)  # only rule text
+    combat.close()
+    house.close()
+
+
+@in_loop
+async def test_semantic_tokens(client, games):
+    turn = Doc(client, games / "kings_bounty/rules/turn.rules")
+    got = await client.text_document_semantic_tokens_full_async(lsp.SemanticTokensParams(turn.where()))
+    legend = client.init_result.capabilities.semantic_tokens_provider.legend  # as the server declared it
+    line = turn.at("move top(deck, n) to hand of p").line
+    found, at_line, col = {}, 0, 0
+    data = got.data
+    for k in range(0, len(data), 5):
+        at_line += data[k]
+        col = data[k + 1] + (col if data[k] == 0 else 0)
+        if at_line == line:
+            text = turn.text.splitlines()[line][col:col + data[k + 2]]
+            mods = {m for b, m in enumerate(legend.token_modifiers) if data[k + 4] >> b & 1}
+            found[text] = (legend.token_types[data[k + 3]], mods)
+    assert found["move"][0] == found["to"][0] == found["of"][0] == "keyword"
+    assert found["top"] == ("function", {"defaultLibrary"})
+    assert found["deck"][0] == found["hand"][0] == "namespace"
+    assert found["p"][0] == "parameter" and found["n"][0] == "parameter"
+    turn.close()

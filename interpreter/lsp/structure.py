@@ -34,34 +34,37 @@ def folds(s: Scan, path: Path) -> list:
 def _block_folds(lines: list, first: int, last: int) -> list:
     out = []
     open_blocks: list = []  # (indentation, line) of code lines that may head a block
-    last_inner = {}  # head line -> the last non-blank line under it
+    last_inner: dict = {}  # head line -> the last line under it
+
+    def close(head: int) -> None:
+        end = _last_code(lines, head, last_inner.get(head, head))
+        if end > head:
+            out.append(Fold(head, end))
+
     for n in range(first, last + 1):
         text = lines[n]
         stripped = text.strip()
         if not stripped:
             continue
-        width = len(text) - len(text.lstrip(" \t"))
         if stripped.startswith("#"):
             for _, head in open_blocks:
                 last_inner[head] = n
             continue
+        width = len(text) - len(text.lstrip(" \t"))
         while open_blocks and width <= open_blocks[-1][0]:
-            _, head = open_blocks.pop()
-            if last_inner.get(head, head) > head:
-                out.append(Fold(head, _last_code(lines, head, last_inner[head])))
+            close(open_blocks.pop()[1])
         for _, head in open_blocks:
             last_inner[head] = n
         open_blocks.append((width, n))
     for _, head in open_blocks:
-        if last_inner.get(head, head) > head:
-            out.append(Fold(head, _last_code(lines, head, last_inner[head])))
+        close(head)
     return out
 
 
 def _last_code(lines: list, head: int, end: int) -> int:
-    """A block's fold ends at its last line of code, not at a comment heading what follows."""
+    """A block's fold ends at its last line of code, not at the comments and blank lines before what follows."""
     n = end
-    while n > head + 1 and lines[n].strip().startswith("#"):
+    while n > head and (not lines[n].strip() or lines[n].strip().startswith("#")):
         n -= 1
     return n
 
