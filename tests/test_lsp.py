@@ -586,3 +586,57 @@ async def test_semantic_tokens(client, games):
     assert found["deck"][0] == found["hand"][0] == "namespace"
     assert found["p"][0] == "parameter" and found["n"][0] == "parameter"
     turn.close()
+
+
+# ---------------------------------------------------------------------------------------------- completion after `x.`
+def _analysed(game: str):
+    from interpreter.lsp.index import build_index
+    from interpreter.lsp.kinds import KindFlow
+    root = (ROOT / "content" / game).resolve()
+    ix = build_index(root, load_game(root), {})
+    ix.kinds = KindFlow(ix.content)  # as the server works it out after each analysis
+    return ix
+
+
+@pytest.mark.parametrize("game,share", [("kings_bounty", 0.7), ("btwixt", 0.8), ("agot", 0.6)])
+def test_member_completion_is_narrowed_but_never_misses_what_the_game_reads(game, share):
+    """At every `x.name` and `x.f(...)` of a game's rule text, completion after `x.` offers `name`: narrowing to
+    the kinds x may hold never hides what the rules read. And it narrows: no list offers both a player's
+    variables and a component's attributes where the checker knows which x is, and on average it offers a
+    `share` of every attribute and variable of the game (before: every attribute of every kind)."""
+    from interpreter.lsp import features
+    ix = _analysed(game)
+    voc = ix.voc
+    everything = len(voc.attributes) + sum(1 for v in voc.variables.values() if v.scope != "game") + 3
+    sizes = []
+    for path, s in ix.scans.items():
+        tk = s.tokens
+        for i in range(len(tk) - 2):
+            if tk[i].kind != "name" or tk[i + 1].text != "." or tk[i + 2].kind != "name" or tk[i + 1].end != tk[i + 2].offset:
+                continue
+            items = features.completions(ix, s, path, tk[i + 2].offset)
+            labels = {it.label for it in items}
+            assert tk[i + 2].text in labels, (path.name, tk[i].line + 1, tk[i].text, tk[i + 2].text, sorted(labels))
+            kinds = {it.kind for it in items}
+            players = any(it.kind == "variable" and "one per player" in it.detail for it in items)
+            assert not (players and "attribute" in kinds and tk[i].text in ("this", "you")), (path.name, tk[i].line + 1)
+            sizes.append(len(items))
+    assert sizes and sum(sizes) / len(sizes) < share * everything, (sum(sizes) / len(sizes), everything)
+
+
+def test_member_completion_on_a_binding_typed_just_now():
+    """AGoT: `x.` on a local the last analysis has not seen (`let x = first(c in in_play of you)` typed in a
+    House card's effect): the attributes of House cards, the only kind `in_play` holds, and no player's
+    variables (before: 43 items, every attribute of every kind and the players' variables)."""
+    from interpreter.lsp import features
+    ix = _analysed("agot")
+    path = ix.root / "components/house_cards.yaml"
+    text = ix.texts[path]
+    anchor = "        retreat_chooser = you\n"
+    at = text.index(anchor) + len(anchor)
+    typed = "        let x = first(c in in_play of you)\n        log \"{x."
+    edited = text[:at] + typed + text[at:]
+    labels = {it.label for it in features.completions(ix, scan(str(path), edited), path, at + len(typed))}
+    assert {"house", "strength", "swords", "fortifications"} <= labels
+    assert not labels & {"crowns", "supply", "unit_type", "order_type", "power"}  # other kinds', a player's
+    assert len(labels) < 20

@@ -67,6 +67,9 @@ class GameIndex:
     # (path, 0-based line, column) of a member's name -> "variable" or "attribute", as the checker told a
     # name that is both (KB's `points`: a player's score and a card's printed points) apart
     members: dict = field(default_factory=dict)
+    kinds: object = None  # interpreter.lsp.kinds.KindFlow: the kinds each name may hold
+    card_kinds: dict = field(default_factory=dict)  # card function -> the kinds of the records that define it
+    kind_attributes: dict = field(default_factory=dict)  # kind -> the attributes its records have (or must have)
     files: dict = field(default_factory=dict)  # section (manifest, components, rules, translations) -> [path]
     manifest_doc: YamlDoc | None = None
 
@@ -144,7 +147,18 @@ def build_index(root: Path, content: GameContent, texts: dict, previous: GameInd
     _rule_symbols(ix, files)
     _record_symbols(ix)
     _types(ix)
+    for kind, spec in ix.voc.kinds.items():
+        ix.kind_attributes[kind] = {a for a in spec.required if a in ix.voc.attributes}
+    for rec in content.records:
+        if rec.data.get("kind") in ix.kind_attributes:
+            ix.kind_attributes[rec.data["kind"]].update(a for a in rec.data if a in ix.voc.attributes)
+    for module in content.modules:
+        rec = ix.record_of(module.owner) if module.owner else None
+        for decl in module.decls if rec is not None else ():
+            if isinstance(decl, ast.Function):
+                ix.card_kinds.setdefault(decl.name, set()).add(rec.data.get("kind"))
     if previous is not None:
+        ix.kinds = previous.kinds  # until the server works them out again for this analysis (kinds.py)
         for key, types in previous.local_types.items():
             ix.local_types.setdefault(key, types)
         for name, t in previous.returns.items():

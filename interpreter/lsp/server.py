@@ -25,6 +25,7 @@ from dsl.diagnostics import Diagnostic
 from dsl.loader import find_game_root, load_game
 from interpreter.lsp import edits, features, signatures, structure
 from interpreter.lsp.index import GameIndex, Place, build_index, file_of
+from interpreter.lsp.kinds import KindFlow
 from interpreter.lsp.scan import Scan, scan
 
 DELAY = 0.3  # seconds without typing before a game is analysed again
@@ -121,6 +122,11 @@ class RulesServer(LanguageServer):
         else:
             game.index = index
             self.publish(game, diagnostics)
+            try:  # what kinds each name may hold, for completion after `x.`: after the diagnostics, not before them
+                index.kinds = await loop.run_in_executor(self.worker, KindFlow, index.content)
+            except Exception as err:  # noqa: BLE001 - completion then lists every kind's attributes
+                self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning,
+                                                             message=f"rules lsp: kinds not worked out: {err!r}"))
             # An analysis leaves about a million objects that live until the next one: out of the collector's
             # sight, a full collection no longer walks them all in the middle of a keystroke's completion
             # (they are freed by reference counting when the next analysis replaces them). Now and then the
