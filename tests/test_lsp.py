@@ -141,7 +141,8 @@ async def test_diagnostics_as_typed_are_those_of_validate(client, games, monkeyp
     got = await diagnostics(client, turn.uri, lambda ds: any(d.code == "REF-UNDEF" for d in ds))
     await diagnostics(client, titles.uri, lambda ds: any(d.code == "TYPE-MISMATCH" for d in ds))
     [undef] = [d for d in got if d.code == "REF-UNDEF"]
-    assert "hnd" in undef.message and "did you mean 'hand'" in undef.message
+    # the hint on the first line: an editor showing a diagnostic inline shows that line only
+    assert undef.message.splitlines() == ["unknown attribute or variable 'hnd'; did you mean 'hand'?"]
     assert turn.text.splitlines()[undef.range.start.line][undef.range.start.character:].startswith("hnd")
     try:
         (games / "kings_bounty/rules/turn.rules").write_text(turn.text, encoding="utf-8")
@@ -163,6 +164,17 @@ async def test_syntax_error_mid_edit_keeps_hovers_and_completions(client, games)
     """A line that does not parse gets DSL-SYNTAX, and the rest of the file still answers."""
     combat = Doc(client, games / "agot/rules/combat.rules")
     assert "procedure declare_support()" in await combat.hover("procedure declare_support", shift=11)  # analysed
+    # an unclosed bracket: reported where it opens, not on a later line where the parser stopped
+    saved = combat.text
+    unclosed = combat.text.replace("        offer_support(q, attacker, [s])\n", "        offer_support(q, attacker, [s]\n", 1)
+    combat.change(unclosed)
+    ds = await diagnostics(client, combat.uri, lambda ds: any(d.code == "DSL-SYNTAX" for d in ds))
+    [d] = [d for d in ds if d.code == "DSL-SYNTAX"]
+    assert (d.range.start.line, d.range.start.character) == (combat.at("offer_support(q, attacker, [s]\n").line,
+                                                             combat.at("offer_support(q, attacker, [s]\n", 13).character)
+    assert d.message.startswith("this '(' is never closed; close it with ')'")
+    combat.change(saved)
+    await diagnostics(client, combat.uri, lambda ds: not any(d.code == "DSL-SYNTAX" for d in ds))
     broken = combat.text.replace("    attacker = a\n", "    attacker = a\n    let = 3\n", 1)
     combat.change(broken)
     ds = await diagnostics(client, combat.uri, lambda ds: any(d.code == "DSL-SYNTAX" for d in ds))
@@ -197,6 +209,12 @@ async def test_hovers(client, games):
     assert race.startswith("```rules\nelves: race") and "Russian (ru): эльфы" in race
     turn = Doc(client, games / "kings_bounty/rules/turn.rules")
     assert (await turn.hover("field_unit(p, u, d)")).startswith("```rules\nprocedure field_unit(p: player, u: entity, d: entity)")
+    # the comment above a declaration, in rule text and in the manifest
+    assert "Turns from the first player on, to the end of the game and its scoring\\." in await turn.hover("play_turns()")
+    combat_doc = Doc(client, games / "agot/rules/combat.rules")
+    start = await combat_doc.hover("start_combat(a: player", shift=3)
+    assert start.startswith("```rules\nprocedure start_combat(") and "Who fights where \\(scenarios call it" in start
+    combat_doc.close()
     assert (await turn.hover("may_field(p, u)")).startswith("```rules\nfunction may_field(p: player, u: entity) -> bool")
     end = Doc(client, games / "kings_bounty/rules/end.rules")
     # `points` is both a player's variable and a card's attribute: each use as the checker reads it
@@ -640,3 +658,24 @@ def test_member_completion_on_a_binding_typed_just_now():
     assert {"house", "strength", "swords", "fortifications"} <= labels
     assert not labels & {"crowns", "supply", "unit_type", "order_type", "power"}  # other kinds', a player's
     assert len(labels) < 20
+
+
+# ---------------------------------------------------------------------------------------------- diagnostics' places
+@pytest.mark.parametrize("text,line,col,stopped", [
+    ("procedure f(p: player):\n    let x = max(1, 2\n    log \"a\"\n", 2, 16, 3),  # the parser stops a line below
+    ("procedure f():\n    let x = [1, 2\n\nprocedure g():\n    pass\n", 2, 13, 4),
+    ("procedure f():\n    let x = max(1, 2\n", 2, 16, None),  # at the end of the text
+    ("procedure f():\n    log \"(\"\n    let x = (1 +\n 2 3)\n", 4, 4, None),  # closed: the parser's own message
+])
+def test_an_unclosed_bracket_is_reported_where_it_opens(text, line, col, stopped):
+    from dsl.diagnostics import DiagnosticError, Source
+    from dsl.parser import parse_module
+    with pytest.raises(DiagnosticError) as err:
+        parse_module(Source("x.rules", text))
+    [d] = err.value.diagnostics
+    assert (d.span.line, d.span.col) == (line, col)
+    if stopped is not None:
+        assert d.message == "this '(' is never closed" or d.message == "this '[' is never closed"
+        assert f"stopped only at line {stopped}" in d.hint
+    elif "never closed" in d.message:
+        assert d.hint in ("close it with ')'", "close it with ']'")
