@@ -3,6 +3,7 @@
 A file is written only when its text parses and the formatted text parses to the same tree; a file that
 does not parse is reported (its diagnostics) and left as it is. Exit codes: 0 every file formatted (with
 --check: none would change), 1 a file that does not parse (with --check: or one that would change), 2 usage.
+`rules fmt -` formats standard input to standard output.
 """
 from __future__ import annotations
 
@@ -43,8 +44,11 @@ def rules_files(paths: list) -> list:
 
 def formatted(path: Path, shown: str) -> tuple:
     """(text, its formatted text) of a file, or a DiagnosticError saying why it is not formatted."""
+    return _formatted_text(read_text(path, shown), shown)
+
+
+def _formatted_text(text: str, shown: str) -> tuple:
     from dsl.parser import parse_module
-    text = read_text(path, shown)
     parse_module(Source(shown, text))  # DSL-SYNTAX and friends, as `rules validate` says them
     try:
         new = format_text(text)
@@ -56,6 +60,26 @@ def formatted(path: Path, shown: str) -> tuple:
     return text, new
 
 
+def _stdin(args) -> int:
+    """`rules fmt -`: the text on standard input, formatted, on standard output (for editors' external
+    formatters); a text that does not parse goes out unchanged, its diagnostics on standard error."""
+    from dsl.inputs import decode
+    from dsl.limits import MAX_FILE_BYTES
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise DiagnosticError([Diagnostic("INPUT-LIMIT", f"standard input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")])
+    text = decode(data, "<stdin>")
+    try:
+        text, new = _formatted_text(text, "<stdin>")
+    except DiagnosticError as err:
+        sys.stdout.write(text)
+        for d in err.diagnostics:
+            print(d.render(), file=sys.stderr)
+        return 1
+    sys.stdout.write(new)
+    return 1 if args.check and new != text else 0
+
+
 def first_difference(a: str, b: str) -> int:
     for n, (x, y) in enumerate(zip(a.splitlines(), b.splitlines()), 1):
         if x != y:
@@ -64,6 +88,8 @@ def first_difference(a: str, b: str) -> int:
 
 
 def cmd_fmt(args) -> int:
+    if args.paths == ["-"]:
+        return _stdin(args)
     files = rules_files(args.paths)
     failed = changed = 0
     for path in files:

@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     co.set_defaults(handler=cmd_compile)
 
     fm = sub.add_parser("fmt", help="format .rules files in the language's layout", description="Rewrite .rules files (or every .rules file in the folders named) in the language's one layout: indentation, spaces, blank lines; comments and strings kept. A file that does not parse is reported and left as it is. Exit 0 when done, 1 on errors (with --check: or when a file would change), 2 usage.")
-    fm.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or folders holding them")
+    fm.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or folders holding them; - formats standard input to standard output")
     fm.add_argument("--check", action="store_true", help="change nothing: list the files that would change, exit 1 if any")
     fm.set_defaults(handler=_cmd_fmt)
 
