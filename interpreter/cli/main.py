@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     fm.add_argument("--check", action="store_true", help="change nothing: list the files that would change, exit 1 if any")
     fm.set_defaults(handler=_cmd_fmt)
 
-    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
+    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, rename, quick fixes, formatting, completion, signature help, outline, workspace symbols, folding and semantic tokens. Needs the lsp extra (pygls).")
     ls.set_defaults(handler=cmd_lsp)
 
     sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
