@@ -167,6 +167,14 @@ class RulesServer(LanguageServer):
         game.published = set(by_uri)
         game.diagnostics = kept
 
+    async def at(self, params, settled: bool = False) -> tuple | None:
+        """(the game's analysis, the file's scan, its path, the offset) of a request's position; None when
+        the file belongs to no game. `settled`: after the analysis of the latest edits."""
+        doc, s, game, ix = await (self.settled if settled else self.ready)(params.text_document.uri)
+        if ix is None:
+            return None
+        return ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position)
+
     async def settled(self, uri: str) -> tuple:
         """As `ready`, after the analysis of the latest edits (a rename must see every name as it is now)."""
         game = self.game_of(uri)
@@ -304,10 +312,8 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: RulesServer, params: lsp.HoverParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        found = features.hover(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        at = await ls.at(params)
+        found = features.hover(*at) if at is not None else None
         if found is None:
             return None
         text, place = found
@@ -316,27 +322,22 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: RulesServer, params: lsp.DefinitionParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        places = features.definition(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        at = await ls.at(params)
+        places = features.definition(*at) if at is not None else []
         return [ls.location(p) for p in places] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: RulesServer, params: lsp.ReferenceParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        places = features.references(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position),
-                                     params.context.include_declaration)
+        at = await ls.at(params)
+        places = features.references(*at, params.context.include_declaration) if at is not None else []
         return [ls.location(p) for p in places] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[".", "@"]))
     async def completion(ls: RulesServer, params: lsp.CompletionParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
+        at = await ls.at(params)
+        if at is None:
             return None
-        items = features.completions(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        items = features.completions(*at)
         seen, out = set(), []
         for it in items:
             if it.label in seen:
@@ -356,23 +357,24 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
     async def prepare_rename(ls: RulesServer, params: lsp.PrepareRenameParams):
-        doc, s, game, ix = await ls.settled(params.text_document.uri)
-        if ix is None:
+        at = await ls.at(params, settled=True)
+        if at is None:
             return None
         try:
-            _, place = edits.rename_target(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+            _, place = edits.rename_target(*at)
         except edits.Refused as err:
             raise RequestFailed(str(err)) from None
         return ls.location(place).range
 
     @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
     async def rename(ls: RulesServer, params: lsp.RenameParams):
-        doc, s, game, ix = await ls.settled(params.text_document.uri)
-        if ix is None:
+        at = await ls.at(params, settled=True)
+        if at is None:
             return None
+        ix = at[0]
         texts = {path: ls.text_now(path, ix) for path in ix.texts}
         try:
-            changes = edits.rename(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position), params.new_name, texts)
+            changes = edits.rename(*at, params.new_name, texts)
         except edits.Refused as err:
             raise RequestFailed(str(err)) from None
         return ls.workspace_edit(changes, ix)
@@ -401,10 +403,8 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", ","]))
     async def signature_help(ls: RulesServer, params: lsp.SignatureHelpParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        found = signatures.signature_help(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        at = await ls.at(params)
+        found = signatures.signature_help(*at) if at is not None else None
         if found is None:
             return None
         sigs = [lsp.SignatureInformation(
