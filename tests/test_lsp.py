@@ -681,3 +681,47 @@ def test_an_unclosed_bracket_is_reported_where_it_opens(text, line, col, stopped
         assert f"stopped only at line {stopped}" in d.hint
     elif "never closed" in d.message:
         assert d.hint in ("close it with ')'", "close it with ']'")
+
+
+def _fixed(path: Path, text: str, fixes: list) -> str:
+    """The text with the first fix of each diagnostic made (edits of one file, positions in code points)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    edits, seen = [], set()
+    for fix in fixes:
+        if id(fix.diagnostic) not in seen:
+            seen.add(id(fix.diagnostic))
+            edits += [e for e in fix.edits if e.path == path]
+    for e in sorted(edits, key=lambda e: (e.line, e.col), reverse=True):
+        text = text[:starts[e.line] + e.col] + e.text + text[starts[e.end_line] + e.end_col:]
+    return text
+
+
+@pytest.mark.parametrize("slips,codes", [
+    ({"len(deck) == 0": "len(deck of p) == 0",  # a zone of the whole game given an owner
+      "move c to domains of p": "move c to p.domains",  # a zone read as an attribute
+      "    move top(deck, n) to hand of p": "    let castle = n\n    move top(deck, castle) to hand of p"},  # hides a kind
+     {"DSL-SHADOW", "TYPE-MISMATCH", "REF-UNDEF"}),
+    ({"            playing = false\n": "        playing = false\n"}, {"DSL-INDENT"}),  # a block left unindented
+    ({"        turn(p)\n": "            turn(p)\n"}, {"DSL-INDENT"}),  # a line indented for no block
+])
+def test_more_quick_fixes(slips, codes):
+    """The fixes the editor test above does not make: a local hiding a kind renamed, `deck of p` for a zone of
+    the whole game, `p.domains` for `domains of p`, a line's indentation; each text fixed is clean."""
+    from interpreter.lsp import edits
+    from interpreter.lsp.index import build_index, file_of
+    root = (ROOT / "content" / "kings_bounty").resolve()
+    path = root / "rules" / "turn.rules"
+    text = path.read_text(encoding="utf-8")
+    for good, bad in slips.items():
+        text = text.replace(good, bad, 1)
+    content = load_game(root, {path: text})
+    mine = [d for d in content.report.diagnostics if d.span is not None and file_of(d.span.path) == path]
+    assert {d.code for d in mine} == codes, [d.render() for d in mine]
+    ix = build_index(root, content, {path: text})
+    fixes = edits.fixes(ix, scan(str(path), text), path, text, mine)
+    assert {id(f.diagnostic) for f in fixes} == {id(d) for d in mine}  # each has its fix
+    fixed = _fixed(path, text, fixes)
+    assert not [d for d in load_game(root, {path: fixed}).report.diagnostics if d.severity == "error"]
