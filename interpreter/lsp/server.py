@@ -70,6 +70,7 @@ class RulesServer(LanguageServer):
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # analyses one at a time, in order
         self.scans: dict = {}  # uri -> (version, Scan) of open documents
         self.analyses = 0
+        self.sharpening: asyncio.Future | None = None  # the kinds of the last analysis being worked out
 
     # ------------------------------------------------------------------ documents and games
     def game_of(self, uri: str) -> Game | None:
@@ -122,11 +123,8 @@ class RulesServer(LanguageServer):
         else:
             game.index = index
             self.publish(game, diagnostics)
-            try:  # what kinds each name may hold, for completion after `x.`: after the diagnostics, not before them
-                index.kinds = await loop.run_in_executor(self.worker, KindFlow, index.content)
-            except Exception as err:  # noqa: BLE001 - completion then lists every kind's attributes
-                self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning,
-                                                             message=f"rules lsp: kinds not worked out: {err!r}"))
+            # what kinds each name may hold, for completion after `x.`: after the diagnostics, not before them
+            self.sharpening = asyncio.ensure_future(self._kinds(index))
             # An analysis leaves about a million objects that live until the next one: out of the collector's
             # sight, a full collection no longer walks them all in the middle of a keystroke's completion
             # (they are freed by reference counting when the next analysis replaces them). Now and then the
@@ -138,6 +136,13 @@ class RulesServer(LanguageServer):
             gc.freeze()
         finally:
             game.done.set()  # whatever happened, requests waiting for an analysis go on
+
+    async def _kinds(self, index: GameIndex) -> None:
+        try:
+            index.kinds = await asyncio.get_running_loop().run_in_executor(self.worker, KindFlow, index.content)
+        except Exception as err:  # noqa: BLE001 - completion then lists every kind's attributes
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning,
+                                                         message=f"rules lsp: kinds not worked out: {err!r}"))
 
     async def ready(self, uri: str) -> tuple:
         """The document, its scan, its game and the game's last analysis (waiting for the first one)."""
