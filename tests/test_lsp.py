@@ -725,3 +725,11 @@ def test_more_quick_fixes(slips, codes):
     assert {id(f.diagnostic) for f in fixes} == {id(d) for d in mine}  # each has its fix
     fixed = _fixed(path, text, fixes)
     assert not [d for d in load_game(root, {path: fixed}).report.diagnostics if d.severity == "error"]
+
+
+def test_signature_help_knows_every_built_in():
+    from dsl.types import BUILTINS
+    from interpreter.lsp.signatures import BUILTIN_FORMS
+    assert not set(BUILTINS) - set(BUILTIN_FORMS), "a built-in without its forms in interpreter/lsp/signatures.py"
+    for name, forms in BUILTIN_FORMS.items():
+        assert all(f.startswith(name + "(") and f.endswith(")") for f in forms), name

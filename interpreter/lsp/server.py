@@ -174,11 +174,13 @@ class RulesServer(LanguageServer):
 
     async def at(self, params, settled: bool = False) -> tuple | None:
         """(the game's analysis, the file's scan, its path, the offset) of a request's position; None when
-        the file belongs to no game. `settled`: after the analysis of the latest edits."""
+        the file belongs to no game or the position to no place of it. `settled`: after the analysis of the
+        latest edits."""
         doc, s, game, ix = await (self.settled if settled else self.ready)(params.text_document.uri)
-        if ix is None:
+        offset = _offset(doc, s, params.position) if ix is not None else None
+        if offset is None:  # no game, or (harden's _offset) a position past the document
             return None
-        return ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position)
+        return ix, s, Path(doc.path).resolve(), offset
 
     async def settled(self, uri: str) -> tuple:
         """As `ready`, after the analysis of the latest edits (a rename must see every name as it is now)."""
