@@ -70,12 +70,16 @@ def rename(ix: GameIndex, s: Scan, path: Path, offset: int, new: str, texts: dic
     else:  # the catalogues' words are renamed below: another symbol may have the same name and keep its words
         places = [p for p in ix.refs.get(key, []) if p.path not in catalogues]
     edits = []
+    lines: dict = {}  # path -> its lines, split once
     for p in sorted(set(places), key=lambda p: (str(p.path), p.line, p.col)):
-        edit = _replace_at(p, _text(ix, texts, p.path), old, new, key[0] == "record")
+        if p.path not in lines:
+            text = _text(ix, texts, p.path)
+            lines[p.path] = text.split("\n") if text is not None else None
+        edit = _replace_at(p, lines[p.path], old, new, key[0] == "record")
         if edit is not None:
             edits.append(edit)
     if key[0] != "local":
-        shared = any(n == old and (k, n) != key for (k, n) in ix.symbols)
+        shared = any((k, old) in ix.symbols for k in _WHAT if (k, old) != key)
         edits += word_edits(ix, texts, old, new, keep=shared)
     return edits + catalogue_edits(ix, texts, edits, old, new)
 
@@ -93,15 +97,15 @@ def word_edits(ix: GameIndex, texts: dict, old: str, new: str, keep: bool) -> li
         text = _text(ix, texts, path)
         if text is None:
             continue
-        lines = text.split("\n")
         within = False
-        for n, line in enumerate(lines):
-            if re.match(r"^words[ \t]*:", line):
+        entry = re.compile(rf"^([ \t]+){re.escape(old)}([ \t]*:.*)$")
+        for n, line in enumerate(text.split("\n")):
+            if line.startswith("words") and re.match(r"^words[ \t]*:", line):
                 within = True
                 continue
-            if re.match(r"^[A-Za-z_]", line):
+            if line[:1].isalpha() or line[:1] == "_":
                 within = False
-            m = re.match(rf"^([ \t]+){re.escape(old)}([ \t]*:.*)$", line) if within else None
+            m = entry.match(line) if within and old in line else None
             if m is None:
                 continue
             if keep:
@@ -130,13 +134,10 @@ def _check_new_name(ix: GameIndex, s: Scan, key: tuple, new: str, offset: int) -
             raise Refused(f"'{new}' is already a local name of this declaration")
 
 
-def _replace_at(p: Place, text: str | None, old: str, new: str, record: bool) -> Edit | None:
+def _replace_at(p: Place, lines: list | None, old: str, new: str, record: bool) -> Edit | None:
     """The edit at a place naming `old` (a record's copy `old_2` becomes `new_2`); None when the text there
     is no longer that name (typed over since the last analysis)."""
-    if text is None:
-        return None
-    lines = text.split("\n")
-    if not 0 <= p.line < len(lines):
+    if lines is None or not 0 <= p.line < len(lines):
         return None
     line = lines[p.line]
     for col in (p.col, p.col + 1):  # a quoted YAML value starts one column before its name

@@ -6,6 +6,7 @@ stays for it and a renamed copy is added below it.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 
@@ -24,8 +25,12 @@ def catalogue_edits(ix: GameIndex, texts: dict, rule_edits: list, old: str, new:
         if s is None:
             continue
         at = s.offset(e.line, e.col)
-        for k, t in enumerate(s.tokens):
-            if t.kind == "string" and not t.nested and t.offset < at < t.end:
+        k = bisect.bisect_right(s.offsets, at) - 1
+        while k >= 0 and s.tokens[k].nested:  # a string's {insides} come right after the string
+            k -= 1
+        if k >= 0:
+            t = s.tokens[k]
+            if t.kind == "string" and t.offset < at < t.end:
                 dotted = at > 0 and s.text[at - 1] == "."
                 before = decode(t.text)
                 raw = t.text[:at - t.offset] + new + t.text[at - t.offset + len(old):]
@@ -37,7 +42,7 @@ def catalogue_edits(ix: GameIndex, texts: dict, rule_edits: list, old: str, new:
         return []
     # texts that keep their words (written elsewhere and not renamed there) keep their entries too
     kept = {decode(t.text) for path, s in ix.scans.items() for k, t in enumerate(s.tokens)
-            if t.kind == "string" and not t.nested and (path, k) not in touched}
+            if t.kind == "string" and old in t.text and not t.nested and (path, k) not in touched}
     out = []
     for path in ix.files.get("translations", []):
         text = texts.get(path)
@@ -47,7 +52,7 @@ def catalogue_edits(ix: GameIndex, texts: dict, rule_edits: list, old: str, new:
             continue
         lines = text.split("\n")
         for n, line in enumerate(lines):
-            m = _KEY.match(line)
+            m = _KEY.match(line) if old in line else None  # a key to follow names the old name
             if m is None:
                 continue
             key = _yaml_key(m.group(2))
