@@ -347,16 +347,18 @@ def test_features_answer_on_a_text_cut_anywhere():
     """Whatever the author has typed so far (the text cut at random places, or with a piece deleted), every
     feature answers without failing, and completion offers names wherever a name may go."""
     import random
-    from interpreter.lsp import features
+    from interpreter.lsp import edits, features, signatures, structure
     from interpreter.lsp.index import build_index
+    from interpreter.lsp.kinds import KindFlow
     from interpreter.lsp.scan import scan
     root = (ROOT / "content" / "kings_bounty").resolve()
     ix = build_index(root, load_game(root), {})
+    ix.kinds = KindFlow(ix.content)
     for rel in ("rules/turn.rules", "cards/titles.yaml"):
         path = root / rel
         text = path.read_text(encoding="utf-8")
         rng = random.Random(rel)
-        for cut in sorted(rng.sample(range(len(text)), 80)):
+        for n, cut in enumerate(sorted(rng.sample(range(len(text)), 80))):
             for edited, at in ((text[:cut], cut), (text[:cut] + text[cut + rng.randrange(1, 40):], cut)):
                 s = scan(str(path), edited)
                 for offset in (at, max(0, at - 1)):
@@ -364,11 +366,23 @@ def test_features_answer_on_a_text_cut_anywhere():
                     features.hover(ix, s, path, offset)
                     features.definition(ix, s, path, offset)
                     features.references(ix, s, path, offset)
+                    signatures.signature_help(ix, s, path, offset)
                     if s.region_at(offset) is not None and not s.in_text(offset) and s.token_at(offset) is None \
                             and edited[offset - 1:offset] in (" ", "(") \
                             and not re.search(r"\b(procedure|function|event)\s*$", edited[:offset]):  # a new name
                         assert items, (rel, offset, edited[max(0, offset - 40):offset])
                 features.outline(ix, s, path)
+                structure.folds(s, path)
+                if n % 4:
+                    continue  # what reads the whole text, at a quarter of the cuts
+                structure.semantic_tokens(ix, s, path)
+                edits.format_edits(path, edited)
+                found = features.symbol_at(ix, s, path, at)
+                if found is not None and found[0][0] not in ("builtin", "constant"):
+                    try:  # a whole rename, where the cut leaves a name of the game
+                        edits.rename(ix, s, path, at, "renamed_here", {path: edited})
+                    except edits.Refused:
+                        pass
 
 
 def test_a_manifest_that_does_not_read_keeps_the_last_names():
