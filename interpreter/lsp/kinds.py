@@ -5,8 +5,8 @@ The kinds a zone can hold start with the kinds that start in it and grow with ev
 bound by `for x in ZONE` holds the zone's kinds (fewer after `where x.kind == K`); a parameter holds what its
 callers pass, an ability's pattern what the event's callers pass. All of it is worked out together until it
 settles. None means "any kind": a move into a zone the text cannot tell, or a value it cannot follow (an
-attribute, a card function's result). Nothing here is ever narrower than what a game can do: an unknown
-anywhere makes the answer "any kind", never a guess.
+attribute, a card function's result); an unknown makes the answer "any kind", never a guess. (A scenario
+may arrange a table the rule text never makes: completion follows the rules.)
 """
 from __future__ import annotations
 
@@ -82,6 +82,10 @@ class KindFlow:
                     self._decl(module, decl)
             if not self._changed:
                 return
+        # not settled: what has grown so far may fall short, so nothing is narrowed at all
+        self.zones = {z: None for z in self.zones}
+        self.vars = {v: None for v in self.vars}
+        self.locals = {}
 
     def _grow(self, table: dict, key, value) -> None:
         old = table.get(key, frozenset())
