@@ -42,6 +42,7 @@ class TableSpec:
     board: dict = field(default_factory=dict)  # zone, controller (function), adjacent (attribute)
     steps: frozenset = frozenset()  # menu options whose entries a front end may ask in two steps
     totals: dict = field(default_factory=dict)  # zone -> the number attribute summed over what lies there
+    on_components: tuple = ()  # the shown variables of entity scope: drawn on their components
     looks: Looks = field(default_factory=Looks)  # how it all looks (dsl.looks)
 
     def show(self, zone: str) -> ZoneShow:
@@ -87,6 +88,7 @@ def read_table_spec(raw, doc, voc, functions: dict, report: Report, options: set
         else:
             shown.append(name)
     spec.variables = tuple(shown)
+    spec.on_components = tuple(n for n in shown if voc.variables[n].scope == "entity")
     for kind, what in (raw.get("backs") or {}).items():
         if kind not in voc.kinds:
             report.error("REF-UNDEF", f"table: backs: no kind '{kind}'", where("backs", kind), did_you_mean(kind, voc.kinds))

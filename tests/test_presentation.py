@@ -123,7 +123,7 @@ def scene_leaks(session, viewer, lang: str = "en") -> list:
     parts = [draw.zone_html(z, model.texts) for p in [drawn.me, *drawn.others] if p for z in p.zones]
     parts += [draw.zone_html(z, model.texts, True) for z in drawn.shared] + [draw.track_html(t) for t in drawn.tracks]
     if drawn.board is not None:
-        parts.append(draw.board_svg(drawn.board, static_board(state, state.voc.table, pr), {"board": "board"}))
+        parts.append(draw.board_svg(drawn.board, draw.labels_svg(static_board(state, state.voc.table, pr)), {"board": "board"}))
     printed, refs = [], []
     words = markup_words("".join(parts), printed, refs)
     found = leaks(state, viewer, [words], lang)

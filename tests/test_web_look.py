@@ -142,6 +142,7 @@ def test_agot_at_a_laptop_size_and_on_a_phone(server, page):
     room = app.state.rooms.get(gid)
     state = room.session.state
     check_laptop(page, board=True)
+    assert len(page.content().encode("utf-8")) < 150_000  # the whole seat page, static board included
     # every area of the map is drawn, as a filled shape once the layout gives shapes; those out of play greyed
     areas = [e for e in state.entities.values() if e.kind in ("land", "sea", "port")]
     assert page.locator("#board-static .area-shape").count() == len(areas) == 58

@@ -139,10 +139,10 @@ def _values(pr: Presenter, spec, variables: dict) -> list:
 
 def _entity_values(pr: Presenter, spec, e: Entity) -> list:
     """The variables of component `e` the table shows (entity variables listed in `table: variables`)."""
-    if not e.vars:
+    if not e.vars or not spec.on_components:
         return []
     out = []
-    for name in spec.variables:
+    for name in spec.on_components:
         value = e.vars.get(name)
         if value is not None:
             out.append((pr.word(name), pr.value(value, pr.state.voc.variables[name].type)))

@@ -67,8 +67,9 @@ def labels_svg(static) -> str:
 
 
 # ---------------------------------------------------------------- the reader's layer
-def board_svg(draw, static, lang_words: dict) -> Markup:
-    """The reader's layer over the static board: control, highlights, greyed areas, pieces, value badges, names."""
+def board_svg(draw, labels: str, lang_words: dict) -> Markup:
+    """The reader's layer over the static board: control, highlights, greyed areas, pieces, value badges, and the
+    names (`labels`: labels_svg of the static board, the same for every reader)."""
     out = [f'<svg class="board-dyn" viewBox="0 0 {draw.width:.0f} {draw.height:.0f}" width="{draw.width:.0f}" '
            f'height="{draw.height:.0f}" role="group" aria-label="{escape(lang_words["board"])}">',
            '<defs><pattern id="greyed-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
@@ -83,7 +84,7 @@ def board_svg(draw, static, lang_words: dict) -> Markup:
             out.append(f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>')
         if a.changed:
             out.append(f'<use class="changed" href="#shape-{ref}"/>')
-    out.append(labels_svg(static))
+    out.append(labels)
     # what lies on the areas, then the areas an option names (over it: a click anywhere on them chooses), then
     # the pieces an option names (over those)
     for a in draw.areas:

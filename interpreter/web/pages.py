@@ -95,7 +95,7 @@ def _static(room, lang: str):
     kept = room.drawn.setdefault("static", {})
     if lang not in kept:
         board = static_board(state, state.voc.table, Presenter(state, None, lang))
-        kept[lang] = (board, draw.static_svg(board))
+        kept[lang] = (board, draw.static_svg(board), draw.labels_svg(board))
     return kept[lang]
 
 
@@ -162,7 +162,7 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     html = env.get_template("view.html").render(
         lang=lang, scene=drawn, texts=model.texts, pr=pr, question=question, lines=lines, result=result, room=room,
         viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, error=room.error,
-        board_svg=draw.board_svg(drawn.board, static[0], {"board": web_phrase(lang, "board")}) if static else None,
+        board_svg=draw.board_svg(drawn.board, static[2], {"board": web_phrase(lang, "board")}) if static else None,
         static_key=f"{room.id}/{lang}", new_lines=sum(1 for ln in lines if ln["new"]), log_open=question is None and viewer is None,
         can_undo=viewer is not None and room.can_undo() and seat.kind == "person",
         can_download=room.status != "playing" or (viewer is not None and room.one_person()))
