@@ -96,6 +96,7 @@ class Scene:
     tracks: list
     board: BoardDraw | None
     icons: set = field(default_factory=set)  # every icon the scene uses
+    faces: dict = field(default_factory=dict)  # component id -> its Card, for each component drawn (options show them)
 
 
 def ink_on(colour: str) -> str:
@@ -116,6 +117,7 @@ class Painter:
         self.state, self.looks, self.pr = state, looks, pr
         self.pickable, self.before = pickable, before
         self.icons: set = set()
+        self.faces: dict = {}
         self.player_vars = state.player_vars
 
     def seat_colour(self, seat) -> str:
@@ -125,17 +127,22 @@ class Painter:
         e = self.state.entities.get(item.ref) if item.ref is not None else None
         if e is None:  # not seen: only what its back shows (its words, and the value the back shows)
             colour = self._back_colour(item.back)
-            icon = self._icon(self.looks.back)
-            return Card(None, item.text, item.text, colour, ink_on(colour), icon, count=item.count, back=True, token=token)
+            kind = self.looks.kinds.get(item.back) if item.back in self.state.voc.kinds else None  # a back showing its kind
+            fixed = kind.icon.fixed if kind is not None and kind.icon is not None and kind.icon.by is None else None
+            icon = self._icon(fixed or self.looks.back)
+            return Card(None, item.text, item.text, colour, ink_on(colour), icon, count=item.count, back=True,
+                        token=token or (kind is not None and kind.shape == "token"))
         look = self.looks.kinds.get(e.kind) or KindLook()
         colour = self._colour(look, e.attrs, e.kind, owner)
         icon = self._icon(look.icon.of(e.attrs, e.kind) if look.icon else None) or self._icon(self.looks.back)
         pr = self.pr
         names = look.badges if look.badges is not None else [k for k, v in e.attrs.items() if type(v) is int and k != "copies"]
         badges = [(pr.word(k), str(e.attrs[k])) for k in names if type(e.attrs.get(k)) is int]
-        return Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
+        card = Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
                     list(item.values), pr.card_text(e), item.count, False, token or look.shape == "token",
                     e.id in self.pickable, self.before is not None and e.id not in self.before)
+        self.faces[e.id] = card
+        return card
 
     def _icon(self, name: str | None) -> str | None:
         if name:
@@ -192,7 +199,7 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
                                     for seat in s.seats], s.marked) for s in t.slots]
         tracks.append(TrackDraw(t.name, t.how, t.icon, slots, t.name in moved_tracks))
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
-    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons)
+    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces)
 
 
 def signature(model) -> dict:

@@ -213,6 +213,12 @@ def track_html(t) -> Markup:
     return Markup("".join(out))
 
 
+def option_face(c) -> Markup:
+    """Beside an option naming one component: that component's icon on its colour, as on the table."""
+    return Markup(f'<svg class="oface" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="12" r="12" fill="{escape(c.colour)}"/>'
+                  f'<use href="{escape(icon_href(c.icon))}" x="4" y="4" width="16" height="16" fill="{escape(c.ink)}"/></svg>')
+
+
 def colour_chip(colour: str) -> Markup:
     return Markup(f'<svg class="chip" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="{escape(colour)}"/></svg>')
 

@@ -37,7 +37,7 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.globals.update(t=web_phrase, say=say, zone_html=draw.zone_html, track_html=draw.track_html,
-                       colour_chip=draw.colour_chip)
+                       colour_chip=draw.colour_chip, option_face=draw.option_face)
     return env
 
 
