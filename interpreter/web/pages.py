@@ -100,18 +100,21 @@ def _static(room, lang: str):
 
 
 def _changed(room, viewer, model, asked: int | None) -> dict | None:
-    """What differs on `viewer`'s table since its last decision: the signature of what its page showed when it
-    was last asked is kept (in the room, per reader), and compared with now."""
+    """What differs on `viewer`'s table since its last decision. The room keeps, per reader, the signature of
+    what its page showed when it was last asked (and, while asked, the one of the decision before): while
+    the reader decides, the change since its previous decision; while it waits, since the one it made."""
     if viewer is None:
         return None
     now = signature(model)
     seen = room.drawn.setdefault("seen", {})
     mine = seen.get(viewer)
-    if asked is not None and (mine is None or mine["asked"] != asked):
+    if asked is None:
+        return changes(mine["now"], now) if mine else None
+    if mine is None or mine["asked"] != asked:
         mine = seen[viewer] = {"asked": asked, "base": mine["now"] if mine else None, "now": now}
-    elif mine is not None and mine["asked"] == asked:
+    else:
         mine["now"] = now
-    return changes(mine["base"], now) if mine else None
+    return changes(mine["base"], now)
 
 
 def view(env: Environment, room, viewer: int | None, lang: str) -> dict:
