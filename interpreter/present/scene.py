@@ -8,6 +8,7 @@ A front end only renders the scene (interpreter.web: SVG and HTML).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from dsl.looks import KindLook, Looks
@@ -99,6 +100,7 @@ class Scene:
     faces: dict = field(default_factory=dict)  # component id -> its Card, for each component drawn (options show them)
 
 
+@functools.lru_cache(maxsize=256)
 def ink_on(colour: str) -> str:
     """Dark or light ink, whichever reads better on `colour` (#rrggbb), by its relative luminance."""
     try:

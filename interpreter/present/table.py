@@ -157,11 +157,14 @@ def _owner(zone: Zone) -> int | None:
 
 
 def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int = 0) -> ZoneView | None:
-    show = spec.show(zone.name)
-    mode = show.owner if viewer is not None and _owner(zone) == viewer else show.others
-    if mode == "none" or not zone.items:
+    if not zone.items:  # most zones on components are empty: nothing to show, nothing to work out
         return None
-    view = ZoneView(pr.zone(zone), zone.name, _owner(zone), len(zone.items), mode)
+    show = spec.show(zone.name)
+    owner = _owner(zone)
+    mode = show.owner if viewer is not None and owner == viewer else show.others
+    if mode == "none":
+        return None
+    view = ZoneView(pr.zone(zone), zone.name, owner, len(zone.items), mode)
     if mode == "count":
         return view
     items = zone.items[-1:] if mode == "top" else zone.items  # the top of a pile is its last component

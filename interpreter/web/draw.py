@@ -123,7 +123,7 @@ def _piece(p) -> str:
     key = f' data-ref="{escape(c.ref)}"' if c.ref is not None else ""
     cls = "pc" + (" pickable" if c.pickable else "") + (" back" if c.back else "") + (" changed" if c.changed else "")
     r = 10
-    body = [f'<g class="{cls}"{key} data-x="{p.x:.1f}" data-y="{p.y:.1f}" transform="translate({p.x:.1f} {p.y:.1f})"><g class="pcin">',
+    body = [f'<g class="{cls}"{key} transform="translate({p.x:.0f} {p.y:.0f})"><g class="pcin">',
             f'<circle r="{r}" fill="{escape(c.colour)}"/>']
     if c.icon:
         body.append(f'<use href="{escape(icon_href(c.icon))}" x="-7" y="-7" width="14" height="14" fill="{escape(c.ink)}"/>')
@@ -175,7 +175,7 @@ def card_html(c, texts: dict, small: bool = False) -> str:
     if c.pickable:
         attrs += ' role="button"'
     out = [f'<div class="{" ".join(cls)}"{attrs}>',
-           f'<svg class="cbg" aria-hidden="true" preserveAspectRatio="none" viewBox="0 0 10 10"><rect width="10" height="10" fill="{escape(c.colour)}"/></svg>',
+           f'<svg class="cbg" aria-hidden="true"><rect width="100%" height="100%" fill="{escape(c.colour)}"/></svg>',
            f'<div class="chead">{icon(c.icon, "cicon", c.ink)}<span class="ctitle ink-{_ink_class(c.ink)}">{escape(c.title)}</span></div>']
     if c.badges or c.values:
         out.append('<div class="badges">' + "".join(f'<span class="badge" title="{escape(w)}">{escape(w)} <b>{escape(v)}</b></span>'
@@ -203,7 +203,7 @@ def track_html(t) -> Markup:
         out.append(f'<li class="slot{here}"><span class="pos">{escape(s.label)}</span>')
         for m in s.markers:
             out.append(f'<span class="marker" data-seat="{int(m.seat)}" title="{escape(m.name)}">'
-                       f'<svg class="mbg" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="{escape(m.colour)}"/></svg>'
+                       f'<svg class="mbg" aria-hidden="true" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1" fill="{escape(m.colour)}"/></svg>'
                        f'<span class="mname ink-{_ink_class(m.ink)}">{escape(m.name)}</span></span>')
         if s.marked:
             out.append('<span class="marker value"><svg class="mbg" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#2b2d42"/></svg>'

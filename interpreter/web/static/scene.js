@@ -152,9 +152,15 @@ function spread(pointers) {
 // Where each drawn component was (by its id): board tokens in the board's coordinates, cards on the page.
 function positions(main) {
   const out = { pieces: new Map(), cards: new Map() };
-  for (const p of main.querySelectorAll(".pc[data-ref]")) out.pieces.set(p.dataset.ref, [Number(p.dataset.x), Number(p.dataset.y)]);
+  for (const p of main.querySelectorAll(".pc[data-ref]")) out.pieces.set(p.dataset.ref, at(p));
   for (const c of main.querySelectorAll(".card[data-ref]")) out.cards.set(c.dataset.ref, c.getBoundingClientRect());
   return out;
+}
+
+// A board token's place: its translate(x y), in the board's coordinates.
+function at(piece) {
+  const m = piece.transform.baseVal.consolidate();
+  return m ? [m.matrix.e, m.matrix.f] : [0, 0];
 }
 
 function glide(main, before) {
@@ -162,7 +168,8 @@ function glide(main, before) {
   for (const p of main.querySelectorAll(".pc[data-ref]")) {
     const old = before.pieces.get(p.dataset.ref);
     if (!old) continue;
-    const dx = old[0] - Number(p.dataset.x), dy = old[1] - Number(p.dataset.y);
+    const now = at(p);
+    const dx = old[0] - now[0], dy = old[1] - now[1];
     if (dx || dy) {
       p.querySelector(".pcin").animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
         { duration: 450, easing: "ease-out" });
