@@ -191,6 +191,21 @@ def test_identical_copies_are_one_option_with_how_many_are_left(agot):
     assert len(shown.options) == sum(len(m) for _, m in shown.groups)
 
 
+def test_the_terminal_offers_identical_copies_once_too(agot):
+    """At the terminal as on the page: one entry per distinct order, with how many; it answers with one of them."""
+    import io
+    from interpreter.agents.players import HumanAgent
+    session = Session(agot, 3, 1)
+    d = session.pending
+    out = io.StringIO()
+    person = HumanAgent(io.StringIO("3\n"), out)
+    person.attach(session)
+    answer = person.decide(d, None)
+    screen = out.getvalue()
+    assert "Defense Order +1 (bonus 1) ×2" in screen and "#1" not in screen and "[10]" in screen and "[11]" not in screen
+    assert d.values[answer].args[0].attrs["order_type"] == "defense" and d.values[answer].args[0].attrs["bonus"] == 1
+
+
 def test_an_option_naming_an_area_stacks_its_identical_units(agot):
     """Issue 33, item 3: `Oasis Gate [troops: Army ×11]`, not every token spelt out."""
     session = Session(agot, 3, 1)

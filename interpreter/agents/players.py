@@ -116,9 +116,13 @@ class HumanAgent:
         heading = pr.say("your decision", player=pr.player(decision.player, False))
         names = state.voc.table.steps if state is not None else ()
         steps = option_steps(decision, shown, order, names)
-        if steps is None:  # the options in the order a person reads them
-            listed = Shown(shown.prompt, [shown.options[i] for i in order], [shown.keys[i] for i in order], shown.secret)
-            return order[self._ask(pr, listed, len(order), model, heading)]
+        if steps is None:  # the options in the order a person reads them, copies of one component once (×N)
+            place = {i: n for n, i in enumerate(order)}
+            groups = sorted(((min(m, key=place.__getitem__), text, len(m)) for text, m in shown.groups),
+                            key=lambda g: place[g[0]]) if shown.groups else [(i, shown.options[i], 1) for i in order]
+            listed = Shown(shown.prompt, [shown.options[i] if n == 1 else f"{text} ×{n}" for i, text, n in groups],
+                           [shown.keys[i] for i, _, _ in groups], shown.secret)
+            return groups[self._ask(pr, listed, len(groups), model, heading)][0]
         first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
                       shown.secret)
         while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
