@@ -143,8 +143,10 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
             first = min(members, key=place.__getitem__)
             areas = sorted({a for i in members for a in refs[i].areas})
             components = sorted({c for i in members for c in refs[i].components})
+            face = refs[first].components[0] if len(refs[first].components) == 1 else None  # drawn beside it
             options.append({"index": first, "text": text if len(members) > 1 else shown.options[first], "count": len(members),
-                            "areas": areas, "components": components, "texts": shown.keys[first], "at": place[first]})
+                            "areas": areas, "components": components, "texts": shown.keys[first], "at": place[first],
+                            "face": face})
             chosen.update(areas)
             pickable.update(components)
         options.sort(key=lambda o: o["at"])

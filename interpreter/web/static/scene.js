@@ -153,8 +153,15 @@ function spread(pointers) {
 function positions(main) {
   const out = { pieces: new Map(), cards: new Map() };
   for (const p of main.querySelectorAll(".pc[data-ref]")) out.pieces.set(p.dataset.ref, at(p));
-  for (const c of main.querySelectorAll(".card[data-ref]")) out.cards.set(c.dataset.ref, c.getBoundingClientRect());
+  for (const c of main.querySelectorAll(".card[data-ref]")) out.cards.set(c.dataset.ref, [place(c), c.getBoundingClientRect()]);
   return out;
+}
+
+// Which zone (of which player) a card lies in.
+function place(card) {
+  const zone = card.closest(".zone");
+  const player = card.closest("[data-seat]");
+  return `${zone ? zone.dataset.zone : ""}@${player ? player.dataset.seat : ""}`;
 }
 
 // A board token's place: its translate(x y), in the board's coordinates.
@@ -176,8 +183,9 @@ function glide(main, before) {
     }
   }
   for (const c of main.querySelectorAll(".card[data-ref]")) {
-    const old = before.cards.get(c.dataset.ref);
-    if (!old) continue;
+    const was = before.cards.get(c.dataset.ref);
+    if (!was || was[0] === place(c)) continue;  // a card glides when it changes zone, not when the page reflows
+    const old = was[1];
     const now = c.getBoundingClientRect();
     const dx = old.left - now.left, dy = old.top - now.top;
     if (Math.abs(dx) + Math.abs(dy) > 2) {
