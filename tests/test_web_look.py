@@ -172,7 +172,9 @@ def test_agot_at_a_laptop_size_and_on_a_phone(server, page):
     # on a phone: the decision first, the board zooms and pans, everything to tap is 32 px or more
     page.set_viewport_size(PHONE)
     page.wait_for_selector("#question button.opt")
+    page.locator("header").scroll_into_view_if_needed()  # the top of the page, as it opens
     assert in_view(box(page.locator("#question .prompt")), PHONE)
+    assert box(page.locator("#question")).get("y") < box(page.locator("#board")).get("y")  # the decision first
     pan = page.locator(".board-pan")
     page.locator(".zoom .zin").click()
     assert "scale(1.5)" in (pan.get_attribute("style") or "")
