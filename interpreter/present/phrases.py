@@ -14,6 +14,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "player": {"en": "P{n}", "ru": "Игрок {n}"},
     "you": {"en": "{player} (you)", "ru": "{player} (вы)"},
     "nobody": {"en": "nobody", "ru": "никто"},
+    "player short": {"en": "P{n}", "ru": "{n}"},  # a player's marker on a track: a few letters in a disc
     # plain values
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},

@@ -56,6 +56,7 @@ class Marker:
     name: str
     colour: str
     ink: str
+    short: str = ""  # what the marker's disc reads ("P2")
 
 
 @dataclass
@@ -126,7 +127,8 @@ class Painter:
         return self.looks.seat_colour(seat, self.player_vars)
 
     def card(self, item, owner: int | None, token: bool = False) -> Card:
-        e = self.state.entities.get(item.ref) if item.ref is not None else None
+        ref = next((r for r in item.refs if r in self.pickable), item.ref)  # a stack answers for any copy an option names
+        e = self.state.entities.get(ref) if ref is not None else None
         if e is None:  # not seen: only what its back shows (its words, and the value the back shows)
             colour = self._back_colour(item.back)
             kind = self.looks.kinds.get(item.back) if item.back in self.state.voc.kinds else None  # a back showing its kind
@@ -197,8 +199,8 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
     for t in model.tracks:
         if t.icon:
             painter.icons.add(t.icon)
-        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), painter.seat_colour(seat), ink_on(painter.seat_colour(seat)))
-                                    for seat in s.seats], s.marked) for s in t.slots]
+        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), painter.seat_colour(seat), ink_on(painter.seat_colour(seat)),
+                                           pr.say("player short", n=seat + 1)) for seat in s.seats], s.marked) for s in t.slots]
         tracks.append(TrackDraw(t.name, t.how, t.icon, slots, t.name in moved_tracks))
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
     return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces)

@@ -26,6 +26,7 @@ class Item:
     zones: list = field(default_factory=list)  # the zones lying on it (ZoneView)
     values: list = field(default_factory=list)  # its shown variables (`table: variables`): [(word, value)]
     back: str | None = None  # unseen: what its back shows (a kind or an attribute's value), else None
+    refs: list = field(default_factory=list)  # every seen component of a stack, `ref` first
 
 
 @dataclass
@@ -188,8 +189,10 @@ def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int
             key = (text, tuple(values))
             if key in stacks:
                 stacks[key].count += 1
+                if seen:
+                    stacks[key].refs.append(e.id)
                 continue
-            stacks[key] = Item(text, 1, e.id if seen else None, values=values, back=back)
+            stacks[key] = Item(text, 1, e.id if seen else None, values=values, back=back, refs=[e.id] if seen else [])
             view.items.append(stacks[key])
         else:
             view.items.append(Item(text, 1, e.id if seen else None, inner, values, back))

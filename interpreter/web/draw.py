@@ -204,7 +204,7 @@ def track_html(t) -> Markup:
         for m in s.markers:
             out.append(f'<span class="marker" data-seat="{int(m.seat)}" title="{escape(m.name)}">'
                        f'<svg class="mbg" aria-hidden="true" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1" fill="{escape(m.colour)}"/></svg>'
-                       f'<span class="mname ink-{_ink_class(m.ink)}">{escape(m.name)}</span></span>')
+                       f'<span class="mname ink-{_ink_class(m.ink)}">{escape(m.short)}</span></span>')
         if s.marked:
             out.append('<span class="marker value"><svg class="mbg" aria-hidden="true" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#2b2d42"/></svg>'
                        '<span class="mname ink-light">●</span></span>')
