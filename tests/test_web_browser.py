@@ -46,9 +46,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", [WEB_GAME])
+def serving(tmp_path_factory, folders: list):
+    """A `rules serve` app on uvicorn in a thread of this process, its games compiled before the first page
+    asks: yields (app, base address) until the module is done."""
+    from interpreter.runtime.games import load_compiled
+    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", folders)
+    for ref in app.state.rooms.games.values():
+        load_compiled(ref)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=16384))
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -60,6 +64,11 @@ def server(tmp_path_factory):
     yield app, f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serving(tmp_path_factory, [WEB_GAME])
 
 
 @pytest.fixture

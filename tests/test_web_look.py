@@ -12,19 +12,16 @@ browser, tests/conftest.py), against a `rules serve` app in a thread of this pro
 from __future__ import annotations
 
 import random
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 from interpreter.present.words import shown_to  # noqa: E402
-from interpreter.web.app import make_app  # noqa: E402
-from tests.test_web_browser import CHROMIUM, TIMEOUT, WEB_GAME, _free_port, start_game, version, wait_at_least  # noqa: E402
+from tests.test_web_browser import CHROMIUM, TIMEOUT, WEB_GAME, serving, start_game, version, wait_at_least  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SIX = ROOT / "docs" / "examples" / "six_lands"
@@ -36,21 +33,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not instal
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", [WEB_GAME, SIX])
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=16384))
-    from interpreter.runtime.games import load_compiled
-    for ref in app.state.rooms.games.values():  # compiled before the first page asks (the lobby lists them all)
-        load_compiled(ref)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(400):
-        if srv.started:
-            break
-        time.sleep(0.025)
-    yield app, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    yield from serving(tmp_path_factory, [WEB_GAME, SIX])
 
 
 @pytest.fixture
