@@ -30,7 +30,8 @@ def check_layout(layout: dict, ldoc, names: dict, report: Report) -> None:
                          ldoc.span(("areas", aid)), "give every area a `shape:` or a `polygon:` (the point form is for "
                          "schematic boards, where no area has a shape)")
     order = {aid: i for i, aid in enumerate(ldoc.data["areas"])}
-    for a, b, (x, y) in _overlaps(_frozen(shapes), frozenset(layout["overlaps"])):
+    indexed, overlaps = _geometry(_frozen(shapes), frozenset(layout["overlaps"]))
+    for a, b, (x, y) in overlaps:
         later = b if order.get(b, 0) > order.get(a, 0) else a
         other = a if later == b else b
         report.error("LAYOUT-OVERLAP", f"the shapes of '{a}' and '{b}' overlap near ({x:.0f}, {y:.0f})",
@@ -38,9 +39,8 @@ def check_layout(layout: dict, ldoc, names: dict, report: Report) -> None:
                      f"let the two shapes meet along a border both draw with the same points, or declare "
                      f"`overlaps: [{other}]` on '{later}' if it lies over '{other}' on purpose")
     size = layout["label_size"]
-    board = Board({aid: rings for aid, rings in shapes.items()})
     for aid, rings in shapes.items():
-        shape = board.shapes[aid]
+        shape = indexed[aid]
         at = layout["labels"][aid]
         lines = layout["label_lines"].get(aid, 1)
         raw = ldoc.data["areas"][aid]
@@ -83,8 +83,10 @@ def _frozen(shapes: dict) -> tuple:
 
 
 @functools.lru_cache(maxsize=8)  # a cache of a pure function: a layout loaded again is not measured again
-def _overlaps(frozen: tuple, allowed: frozenset) -> list:
-    return Board({aid: [list(ring) for ring in rings] for aid, rings in frozen}).overlaps(allowed)
+def _geometry(frozen: tuple, allowed: frozenset) -> tuple:
+    """The areas' indexed shapes (read-only) and the pairs that overlap."""
+    board = Board({aid: [list(ring) for ring in rings] for aid, rings in frozen})
+    return board.shapes, board.overlaps(allowed)
 
 
 def check_adjacency(areas: list, entity_ids: dict, attribute: str, layout: dict, report: Report) -> None:

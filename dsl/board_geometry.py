@@ -21,7 +21,7 @@ CHAR_EM = 0.6
 LINE_EM = 1.2
 EPS = 1e-6  # coordinates closer than this are one point (layouts use whole or decimal units)
 
-_TOKEN = re.compile(r"\s*,?\s*(?:([A-Za-z])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))")
+_TOKENS = re.compile(r"([A-Za-z])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|[\s,]+|(.)", re.S)
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}
 
 
@@ -33,28 +33,62 @@ class PathError(ValueError):
         self.at = at
 
 
+def _tokens(text: str) -> list:
+    """(command letter or None, number or None, index) for each command and number of the path."""
+    out = []
+    for m in _TOKENS.finditer(text):
+        letter, number, other = m.groups()
+        if other is not None:
+            raise PathError(f"'{other}' is neither a path command nor a number", m.start())
+        if letter is not None:
+            out.append((letter, None, m.start()))
+        elif number is not None:
+            out.append((None, float(number), m.start()))
+    return out
+
+
+def _split(text: str) -> list | None:
+    """The tokens of a path written with spaces between them (as generators write it), or None to read it
+    character by character (which also says where a mistake is; here the indices are not needed)."""
+    out = []
+    for word in text.replace(",", " ").split():
+        if len(word) == 1 and word.isalpha():
+            out.append((word, None, 0))
+            continue
+        try:
+            value = float(word)
+        except ValueError:
+            return None
+        if not math.isfinite(value) or word[-1].isalpha() or "_" in word:
+            return None
+        out.append((None, value, 0))
+    return out
+
+
 def parse_path(text: str, max_points: int = 100_000) -> list[list[tuple]]:
     """SVG path data (absolute M L H V C Q Z) as rings of points; each M starts a ring."""
+    fast = _split(text)
+    if fast is not None:
+        try:
+            return _rings(fast, text, max_points)
+        except PathError:
+            pass  # read again character by character, to say where
+    return _rings(_tokens(text), text, max_points)
+
+
+def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
     rings: list[list[tuple]] = []
     ring: list[tuple] = []
-    x = y = 0.0
-    command, at, i, n = None, 0, 0, len(text)
-    count = 0  # points read so far, bounded by max_points
-    while True:
-        while i < n and text[i] in " \t\r\n,":
-            i += 1
-        if i >= n:
-            break
-        m = _TOKEN.match(text, i)
-        if not m:
-            raise PathError(f"'{text[i]}' is neither a path command nor a number", i)
-        if m.group(1):
-            letter = m.group(1)
-            at = i + m.group(0).index(letter)
+    command, i, n, count = None, 0, len(tokens), 0
+    while i < n:
+        letter, _, at = tokens[i]
+        if letter == "z":  # closing is the same absolute or relative
+            letter = "Z"
+        if letter is not None:
             if letter not in _ARITY:
                 hint = " (relative commands are not read: write absolute coordinates)" if letter.upper() in _ARITY else ""
                 raise PathError(f"'{letter}' is not a path command of a layout: M, L, H, V, C, Q or Z{hint}", at)
-            command, i = letter, m.end()
+            command, i = letter, i + 1
             if letter == "Z":
                 _close(rings, ring, at)
                 ring = []
@@ -62,35 +96,35 @@ def parse_path(text: str, max_points: int = 100_000) -> list[list[tuple]]:
                 raise PathError(f"'{letter}' before any M: a ring starts with M x y", at)
             continue
         if command is None or command == "Z":
-            raise PathError("a number without a command before it: start with M x y", i)
-        at = i
-        values = []
-        for _ in range(_ARITY[command]):
-            m = _TOKEN.match(text, i)
-            if not m or m.group(2) is None:
-                raise PathError(f"'{command}' takes {_ARITY[command]} number(s) here", i if i < n else max(0, n - 1))
-            values.append(float(m.group(2)))
-            i = m.end()
-        before = len(ring)
-        if command == "M":
+            raise PathError("a number without a command before it: start with M x y", at)
+        arity = _ARITY[command]
+        values = [v for _, v, _ in tokens[i:i + arity]]
+        if len(values) < arity or any(t[0] is not None for t in tokens[i:i + arity]):
+            where = next((t[2] for t in tokens[i:i + arity] if t[0] is not None), len(text) - 1)
+            raise PathError(f"'{command}' takes {arity} number(s) here", max(0, where))
+        i += arity
+        if command == "L":
+            ring.append((values[0], values[1]))
+            count += 1
+        elif command == "M":
             if ring:
                 _close(rings, ring, at)
-            ring, before = [(values[0], values[1])], 0
+            ring = [(values[0], values[1])]
             command = "L"  # numbers after an M's pair are lines
-        elif command == "L":
-            ring.append((values[0], values[1]))
+            count += 1
         elif command == "H":
-            ring.append((values[0], y))
+            ring.append((values[0], ring[-1][1]))
+            count += 1
         elif command == "V":
-            ring.append((x, values[0]))
+            ring.append((ring[-1][0], values[0]))
+            count += 1
         else:
-            ring.extend(_curve((x, y), [(values[k], values[k + 1]) for k in range(0, len(values), 2)]))
-        x, y = ring[-1]
-        count += len(ring) - before
+            ring.extend(_curve(ring[-1], [(values[k], values[k + 1]) for k in range(0, arity, 2)]))
+            count += CURVE_STEPS
         if count > max_points:
             raise PathError(f"more than {max_points:,} points", at)
     if ring:
-        _close(rings, ring, max(0, n - 1))
+        _close(rings, ring, max(0, len(text) - 1))
     if not rings:
         raise PathError("an empty path: write M x y L x y ... Z", 0)
     return rings
@@ -113,7 +147,7 @@ def _curve(start: tuple, controls: list) -> list[tuple]:
         row = pts
         while len(row) > 1:  # de Casteljau: symmetric in t and 1 - t, so a reversed curve gives the same points
             row = [((1 - t) * a[0] + t * b[0], (1 - t) * a[1] + t * b[1]) for a, b in zip(row, row[1:])]
-        out.append(row[0])
+        out.append((round(row[0][0], 6), round(row[0][1], 6)))  # both ways of drawing a curve give the same points
     out[-1] = controls[-1]
     return out
 

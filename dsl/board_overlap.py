@@ -16,7 +16,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from dsl.board_geometry import bbox
+from dsl.board_geometry import bbox, inside
 
 TOL = 1e-6  # distances below this are zero
 
@@ -28,11 +28,16 @@ class Shape:
     rings: list
     edges: list = field(default_factory=list)  # (x1, y1, x2, y2, ring index, edge index in ring)
     box: tuple = (0.0, 0.0, 0.0, 0.0)
+    left: list = field(default_factory=list)  # per ring: whether the inside lies left of its edges' direction
     _bands: dict = field(default_factory=dict)
     _band: float = 1.0
 
     def __post_init__(self):
         self.box = bbox(self.rings)
+        for ring in self.rings:
+            turn = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, ring[1:] + ring[:1]))
+            hole = sum(inside(ring[0][0], ring[0][1], [other]) for other in self.rings if other is not ring) % 2 == 1
+            self.left.append((turn > 0) != hole)
         for r, ring in enumerate(self.rings):
             prev = ring[-1]
             for k, p in enumerate(ring):
@@ -89,44 +94,46 @@ def _cross(a, b) -> tuple | None:
     return a[0] + t * (a[2] - a[0]), a[1] + t * (a[3] - a[1])
 
 
-def _key(x: float, y: float) -> tuple:
-    return round(x, 5), round(y, 5)
-
-
 class Board:
-    """Every area's Shape, with the edges of all of them bucketed in a grid."""
+    """Every area's Shape, with the edges of all of them bucketed in a grid of cells about two edges long."""
 
-    def __init__(self, regions: dict):
-        self.shapes = {name: Shape(rings) for name, rings in regions.items()}
-        count = sum(len(s.edges) for s in self.shapes.values()) or 1
-        boxes = [s.box for s in self.shapes.values()] or [(0, 0, 1, 1)]
-        width = max(b[2] for b in boxes) - min(b[0] for b in boxes)
-        height = max(b[3] for b in boxes) - min(b[1] for b in boxes)
-        self.cell = max(math.sqrt(max(width * height, 1.0) / count) * 2.0, 1e-3)
-        self.grid: dict = defaultdict(list)
+    def __init__(self, regions: dict, shapes: dict | None = None):
+        self.shapes = shapes or {name: Shape(rings) for name, rings in regions.items()}
+        lengths = sorted(abs(e[2] - e[0]) + abs(e[3] - e[1]) for s in self.shapes.values() for e in s.edges)
+        self.cell = c = max(2.0 * lengths[len(lengths) // 2], 1e-3) if lengths else 1.0
+        grid: dict = defaultdict(list)
+        floor = math.floor
         for name, shape in self.shapes.items():
             for i, e in enumerate(shape.edges):
-                for c in self._cells(e):
-                    self.grid[c].append((name, i))
-
-    def _cells(self, e):
-        c = self.cell
-        x0, x1 = sorted((e[0], e[2]))
-        y0, y1 = sorted((e[1], e[3]))
-        for gx in range(int(math.floor(x0 / c)), int(math.floor(x1 / c)) + 1):
-            for gy in range(int(math.floor(y0 / c)), int(math.floor(y1 / c)) + 1):
-                yield gx, gy
+                x0, x1 = (e[0], e[2]) if e[0] <= e[2] else (e[2], e[0])
+                y0, y1 = (e[1], e[3]) if e[1] <= e[3] else (e[3], e[1])
+                item = (name, i, x0 - TOL, y0 - TOL, x1 + TOL, y1 + TOL)
+                gx0, gx1, gy0, gy1 = floor(x0 / c), floor(x1 / c), floor(y0 / c), floor(y1 / c)
+                if (gx1 - gx0) * (gy1 - gy0) > 4:  # a long slanted edge: the cells along it only
+                    for cell in _cells_along(e, c):
+                        grid[cell].append(item)
+                    continue
+                for gx in range(gx0, gx1 + 1):
+                    for gy in range(gy0, gy1 + 1):
+                        grid[gx, gy].append(item)
+        self.grid = grid
 
     def _near(self):
-        """Per pair of areas (sorted names), the edge pairs lying in a common cell."""
+        """Per pair of areas (sorted names), the pairs of their edges whose boxes meet, drawn in a common cell."""
         pairs: dict = defaultdict(set)
         for items in self.grid.values():
-            if len(items) < 2:
+            n = len(items)
+            if n < 2:
                 continue
-            for i, (a, ea) in enumerate(items):
-                for b, eb in items[i + 1:]:
-                    if a != b:
-                        pairs[(a, b) if a < b else (b, a)].add((ea, eb) if a < b else (eb, ea))
+            for i in range(n - 1):
+                a, ia, ax0, ay0, ax1, ay1 = items[i]
+                for b, ib, bx0, by0, bx1, by1 in items[i + 1:]:
+                    if a == b or ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+                        continue
+                    if a < b:
+                        pairs[(a, b)].add((ia, ib))
+                    else:
+                        pairs[(b, a)].add((ib, ia))
         return pairs
 
     def overlaps(self, allowed=frozenset()) -> list:
@@ -147,27 +154,39 @@ class Board:
         return found
 
     def _pair(self, sa: Shape, sb: Shape, close) -> tuple | None:
-        cuts_a, cuts_b = defaultdict(list), defaultdict(list)
-        shared_a, shared_b = set(), set()
+        cuts_a: dict = {}
+        cuts_b: dict = {}
+        shared_a: dict = {}  # edge of a -> the edge of b drawn with the same two points
+        shared_b: dict = {}
         for ia, ib in close:
             ea, eb = sa.edges[ia], sb.edges[ib]
-            hit = _cross(ea, eb)
-            if hit is not None:
-                return hit
-            if {_key(ea[0], ea[1]), _key(ea[2], ea[3])} == {_key(eb[0], eb[1]), _key(eb[2], eb[3])}:
-                shared_a.add(ia)
-                shared_b.add(ib)
+            a1, a2, b1, b2 = (ea[0], ea[1]), (ea[2], ea[3]), (eb[0], eb[1]), (eb[2], eb[3])
+            if (a1 == b1 and a2 == b2) or (a1 == b2 and a2 == b1):  # drawn by both: the usual shared border
+                shared_a[ia] = ib
+                shared_b[ib] = ia
                 continue
-            for px, py in ((eb[0], eb[1]), (eb[2], eb[3])):
+            if ia not in cuts_a:
+                cuts_a[ia] = []
+            if ib not in cuts_b:
+                cuts_b[ib] = []
+            if a1 == b1 or a1 == b2 or a2 == b1 or a2 == b2:  # meeting at a point: no crossing, maybe along each other
+                dx, dy = ea[2] - ea[0], ea[3] - ea[1]
+                length = math.hypot(dx, dy)
+                if length == 0 or abs(dx * (eb[1] - ea[1]) - dy * (eb[0] - ea[0])) > TOL * length \
+                        or abs(dx * (eb[3] - ea[1]) - dy * (eb[2] - ea[0])) > TOL * length:
+                    continue
+            else:
+                hit = _cross(ea, eb)
+                if hit is not None:
+                    return hit
+            for px, py in (b1, b2):
                 t = _on_segment(px, py, *ea[:4])
                 if t is not None:
                     cuts_a[ia].append(t)
-            for px, py in ((ea[0], ea[1]), (ea[2], ea[3])):
+            for px, py in (a1, a2):
                 t = _on_segment(px, py, *eb[:4])
                 if t is not None:
                     cuts_b[ib].append(t)
-            cuts_a.setdefault(ia, [])
-            cuts_b.setdefault(ib, [])
         for mine, other, cuts, shared in ((sa, sb, cuts_a, shared_a), (sb, sa, cuts_b, shared_b)):
             for i, ts in cuts.items():
                 if i in shared:
@@ -175,14 +194,11 @@ class Board:
                 at = self._pieces(mine, other, mine.edges[i], sorted(set(ts)))
                 if at is not None:
                     return at
-            for i in shared:
-                e = mine.edges[i]
-                previous = i - 1 if e[5] > 0 else i + len(mine.rings[e[4]]) - 1
-                if previous in shared and e[5] > 0:
-                    continue  # the run of shared edges was tested at its first edge (and each ring at its first)
-                at = _same_side(mine, other, e)
-                if at is not None:
-                    return at
+            for i, j in shared.items():
+                e, f = mine.edges[i], other.edges[j]
+                same_way = (e[0], e[1]) == (f[0], f[1])
+                if (mine.left[e[4]] == other.left[f[4]]) == same_way:  # both insides on one side of the border
+                    return _beside(e, mine.left[e[4]])
             touched = {mine.edges[i][4] for i in cuts} | {mine.edges[i][4] for i in shared}
             for r, ring in enumerate(mine.rings):
                 if r not in touched and other.inside(*ring[0]):  # no edge near: the ring is wholly in or out
@@ -208,11 +224,9 @@ class Board:
 
     def _on_border(self, shape: Shape, x: float, y: float) -> bool:
         c = self.cell
-        for name, i in self.grid.get((int(math.floor(x / c)), int(math.floor(y / c))), ()):
-            if self.shapes[name] is shape:
-                e = shape.edges[i]
-                if _seg_distance(x, y, e) <= TOL * 10:
-                    return True
+        for name, i, *_ in self.grid.get((math.floor(x / c), math.floor(y / c)), ()):
+            if self.shapes[name] is shape and _seg_distance(x, y, shape.edges[i]) <= TOL * 10:
+                return True
         return False
 
     def shared_borders(self) -> dict:
@@ -262,6 +276,26 @@ def _same_side(mine: Shape, other: Shape, e) -> tuple | None:
         if mine.inside(px, py) and other.inside(px, py):
             return px, py
     return None
+
+
+def _beside(e, left: bool) -> tuple:
+    """A point just beside the middle of edge e, on its left or its right."""
+    length = math.hypot(e[2] - e[0], e[3] - e[1]) or 1.0
+    step = min(length / 4, 0.01) * (1 if left else -1)
+    return (e[0] + e[2]) / 2 - (e[3] - e[1]) / length * step, (e[1] + e[3]) / 2 + (e[2] - e[0]) / length * step
+
+
+def _cells_along(e, c: float) -> set:
+    """The grid cells a long edge passes through, and their neighbours."""
+    steps = int(max(abs(e[2] - e[0]), abs(e[3] - e[1])) / c) * 2 + 1
+    seen = set()
+    for k in range(steps + 1):
+        t = k / steps
+        gx, gy = math.floor((e[0] + t * (e[2] - e[0])) / c), math.floor((e[1] + t * (e[3] - e[1])) / c)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                seen.add((gx + dx, gy + dy))
+    return seen
 
 
 def _boxes_meet(a, b) -> bool:

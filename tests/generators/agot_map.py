@@ -46,7 +46,7 @@ HEADER = """\
 # areas' adjacency, the rulebooks' descriptions and the continent's well-known outline; no artwork or
 # coordinates of the published board were used. docs/language.md, "Boards", describes the format.
 """
-ROUGH = {"coast": (0.16, 3), "land": (0.07, 2)}  # border kind -> (displacement per length, levels)
+ROUGH = {"coast": (0.16, 2), "land": (0.07, 1)}  # border kind -> (displacement per length, levels)
 SLOT_ORDER = ("units", "order_slot", "control_token", "icons", "garrison_slot", "neutral")
 WIDE = {"units": 24.0, "icons": 24.0}
 PROBLEMS: list = []  # what the placement could not do, printed (the checks of `rules validate` refuse it anyway)  # half-widths of the slots drawn as rows (a single token: the radius)
