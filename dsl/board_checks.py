@@ -52,8 +52,8 @@ def check_layout(layout: dict, ldoc, names: dict, report: Report) -> None:
             if not box_inside(box, rings, shape.inside):
                 rows = label_lines(name, lines)
                 report.error("LAYOUT-LABEL-FIT", f"the name '{name}' of '{aid}' ({box[2] - box[0]:.0f} x "
-                             f"{box[3] - box[1]:.0f} in {len(rows)} line(s)) does not fit inside its shape at "
-                             f"({at[0]:g}, {at[1]:g})", where,
+                             f"{box[3] - box[1]:.0f} in {len(rows)} line{'s' if len(rows) > 1 else ''}) does not fit inside its shape at "
+                             f"({at[0]:.0f}, {at[1]:.0f})", where,
                              "move the label, widen the shape, or cut the name into lines with `label_lines: 2`")
                 break
         _check_slots(aid, layout["slots"].get(aid, {}), shape, boxes, size, ldoc, report)
@@ -73,7 +73,7 @@ def _check_slots(aid: str, slots: dict, shape, boxes: list, size: float, ldoc, r
             problem = f"lies within {2 * radius:g} of the slot '{near[0]}'" if near else ""
         placed.append((name, x, y))
         if problem:
-            report.error("LAYOUT-SLOT", f"the slot '{name}' of '{aid}' at ({x:g}, {y:g}) {problem}", where,
+            report.error("LAYOUT-SLOT", f"the slot '{name}' of '{aid}' at ({x:.0f}, {y:.0f}) {problem}", where,
                          f"what lies on a slot is drawn up to {radius:g} around its point: keep it inside the shape, "
                          "clear of the label and of the other slots")
 

@@ -104,7 +104,8 @@ def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
             raise PathError(f"'{command}' takes {arity} number(s) here", max(0, where))
         i += arity
         if command == "L":
-            ring.append((values[0], values[1]))
+            if (values[0], values[1]) != ring[-1]:  # a point repeated would make an edge of no length
+                ring.append((values[0], values[1]))
             count += 1
         elif command == "M":
             if ring:
@@ -112,11 +113,10 @@ def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
             ring = [(values[0], values[1])]
             command = "L"  # numbers after an M's pair are lines
             count += 1
-        elif command == "H":
-            ring.append((values[0], ring[-1][1]))
-            count += 1
-        elif command == "V":
-            ring.append((ring[-1][0], values[0]))
+        elif command in "HV":
+            point = (values[0], ring[-1][1]) if command == "H" else (ring[-1][0], values[0])
+            if point != ring[-1]:
+                ring.append(point)
             count += 1
         else:
             ring.extend(_curve(ring[-1], [(values[k], values[k + 1]) for k in range(0, arity, 2)]))

@@ -140,8 +140,9 @@ class _Reader:
                 out["positions"][aid] = out["labels"][aid] = (float(value[0]), float(value[1]))
         missing = [a for a in areas if a not in data["areas"]]
         if missing:
-            self.error("LAYOUT-AREA", f"{len(missing)} area(s) have no position: {', '.join(missing[:8])}"
-                       + (" ..." if len(missing) > 8 else ""), ("areas",), "give every area an [x, y] or a shape")
+            count = "1 area has" if len(missing) == 1 else f"{len(missing)} areas have"
+            self.error("LAYOUT-AREA", f"{count} no position: {', '.join(missing[:8])}" + (" ..." if len(missing) > 8 else ""),
+                       ("areas",), "give every area an [x, y] or a shape")
         size = self._size(data, out)
         if size:
             out["size"] = size
