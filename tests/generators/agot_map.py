@@ -19,7 +19,7 @@ How it is made, so the map can be edited here and written again:
 
     python3 tests/generators/agot_map.py             # rewrite the layout
     python3 tests/generators/agot_map.py --check     # exit 1 if the committed layout differs
-    python3 tests/generators/agot_map.py --svg F.svg # also draw the layout, to look at
+    python3 tests/generators/agot_map.py --svg F.svg # also draw the layout, to look at (--no-slots: without slots)
 """
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ HEADER = """\
 # coordinates of the published board were used. docs/language.md, "Boards", describes the format.
 """
 ROUGH = {"coast": (0.16, 2), "land": (0.07, 1)}  # border kind -> (displacement per length, levels)
+PORT_CORNER = 14.0  # a port's corners in the sea are rounded, like a harbour's moles
 SLOT_ORDER = ("units", "order_slot", "control_token", "icons", "garrison_slot", "neutral")
 WIDE = {"units": 24.0, "icons": 24.0}
 PROBLEMS: list = []  # what the placement could not do, printed (the checks of `rules validate` refuse it anyway)  # half-widths of the slots drawn as rows (a single token: the radius)
@@ -75,6 +76,8 @@ def _chains(kinds: dict) -> list:
         rough = "coast" if kind in ({"land", "sea"}, {"land", "port"}) else "land" if kind == {"land"} else None
         if rough:
             pts = _roughen(pts, names.split(), *ROUGH[rough])
+        elif kind == {"port", "sea"}:
+            pts = _rounded(pts, PORT_CORNER)
         whole = []  # whole units, as written; a point rounded onto the one before it is dropped
         for x, y in pts:
             p = (float(round(x)), float(round(y)))
@@ -92,6 +95,21 @@ def _roughen(pts: list, names: list, amount: float, levels: int) -> list:
         if np_ > nq:  # the same wiggle whichever way the border is read
             piece = _displace(q, p, amount, levels, seed)[::-1]
         out.extend(piece[1:])
+    return out
+
+
+def _rounded(pts: list, radius: float) -> list:
+    """The chain with its inner corners rounded (a quadratic curve from `radius` before to `radius` after)."""
+    out = [pts[0]]
+    for a, p, b in zip(pts, pts[1:], pts[2:]):
+        da, db = math.hypot(a[0] - p[0], a[1] - p[1]), math.hypot(b[0] - p[0], b[1] - p[1])
+        r = min(radius, da / 2, db / 2)
+        p1 = (p[0] + (a[0] - p[0]) * r / da, p[1] + (a[1] - p[1]) * r / da)
+        p2 = (p[0] + (b[0] - p[0]) * r / db, p[1] + (b[1] - p[1]) * r / db)
+        for t in (0.0, 0.25, 0.5, 0.75, 1.0):
+            out.append(((1 - t) ** 2 * p1[0] + 2 * t * (1 - t) * p[0] + t * t * p2[0],
+                        (1 - t) ** 2 * p1[1] + 2 * t * (1 - t) * p[1] + t * t * p2[1]))
+    out.append(pts[-1])
     return out
 
 
@@ -299,8 +317,8 @@ def _n(v: float) -> str:
     return str(int(round(v)))  # whole units: the page that draws the map stays small
 
 
-def svg(built: dict) -> str:
-    """A plain drawing of the layout: lands, seas, ports, labels and slots."""
+def svg(built: dict, slots_drawn: bool = True) -> str:
+    """A plain drawing of the layout: lands, seas, ports, labels and (unless told not to) slots."""
     fill = {"land": "#e8dcb5", "sea": "#9cc3d9", "port": "#6f9fbf"}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE[0]} {SIZE[1]}" width="{SIZE[0]}" '
            f'height="{SIZE[1]}" font-family="sans-serif"><rect width="100%" height="100%" fill="#ddd"/>']
@@ -315,7 +333,7 @@ def svg(built: dict) -> str:
             y = at[1] + (i - (len(rows) - 1) / 2) * LABEL_SIZE * 1.2 + LABEL_SIZE * 0.35
             out.append(f'<text x="{at[0]:.1f}" y="{y:.1f}" font-size="{LABEL_SIZE}" text-anchor="middle">{row}</text>')
         wide = WIDE if built["kinds"][area] == "land" else {}
-        for slot, (x, y) in slots.items():
+        for slot, (x, y) in slots.items() if slots_drawn else ():
             half = wide.get(slot, LABEL_SIZE)
             out.append(f'<rect x="{x - half:.1f}" y="{y - LABEL_SIZE:.1f}" width="{2 * half:.1f}" height="{2 * LABEL_SIZE}" '
                        f'fill="none" stroke="#a33" stroke-width="0.8"/><text x="{x:.1f}" y="{y + 3:.1f}" font-size="7" '
@@ -329,7 +347,7 @@ def main(argv: list) -> int:
     for problem in PROBLEMS:
         print(problem, file=sys.stderr)
     if "--svg" in argv:
-        Path(argv[argv.index("--svg") + 1]).write_text(svg(built), encoding="utf-8")
+        Path(argv[argv.index("--svg") + 1]).write_text(svg(built, "--no-slots" not in argv), encoding="utf-8")
     if "--check" in argv:
         same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print("board_layout.yaml is up to date" if same else "board_layout.yaml differs from what the generator writes")
