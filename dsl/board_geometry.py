@@ -197,20 +197,6 @@ def _seg_dist(x, y, x1, y1, x2, y2) -> float:
     return math.hypot(x - x1 - t * dx, y - y1 - t * dy)
 
 
-def area(region) -> float:
-    """The even-odd area, for rings that do not cross one another."""
-    total = 0.0
-    for ring in region:
-        s = 0.0
-        px, py = ring[-1]
-        for qx, qy in ring:
-            s += px * qy - qx * py
-            px, py = qx, qy
-        inner = any(inside(ring[0][0], ring[0][1], [other]) for other in region if other is not ring)
-        total += -abs(s) / 2 if inner else abs(s) / 2
-    return total
-
-
 def label_lines(text: str, lines: int = 1) -> list[str]:
     """`text` in at most `lines` lines, cut at spaces so the longest line is as short as it can be."""
     words = str(text).split()

@@ -153,8 +153,14 @@ class _Reader:
             else:
                 self.error("LAYOUT-SHAPE", "label_size must be a number above 0 (the letters' height in the drawing's units)",
                            ("label_size",))
-        self._one_way(data.get("one_way"), out)
-        self._self_links(data.get("self_links"), out)
+        for i, pair in enumerate(self._listed(data, "one_way", "[from, to] pairs")):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                self.error("LAYOUT-SHAPE", "each entry of one_way is [from, to]", ("one_way", i))
+            elif self._area_ref(pair[0], ("one_way", i, 0)) and self._area_ref(pair[1], ("one_way", i, 1)):
+                out["one_way"].add((pair[0], pair[1]))
+        for i, name in enumerate(self._listed(data, "self_links", "area ids")):
+            if self._area_ref(name, ("self_links", i)):
+                out["self_links"].add(name)
         return out
 
     def _size(self, data: dict, out: dict):
@@ -282,27 +288,12 @@ class _Reader:
         self.error("LAYOUT-AREA", f"'{name}' is not an area of the board", at, did_you_mean(str(name), self.areas))
         return False
 
-    def _one_way(self, value, out: dict) -> None:
-        if value is None:
-            return
-        if not isinstance(value, list):
-            self.error("LAYOUT-SHAPE", "one_way must be a list of [from, to] pairs", ("one_way",))
-            return
-        for i, pair in enumerate(value):
-            if not (isinstance(pair, list) and len(pair) == 2):
-                self.error("LAYOUT-SHAPE", "each entry of one_way is [from, to]", ("one_way", i))
-            elif self._area_ref(pair[0], ("one_way", i, 0)) and self._area_ref(pair[1], ("one_way", i, 1)):
-                out["one_way"].add((pair[0], pair[1]))
-
-    def _self_links(self, value, out: dict) -> None:
-        if value is None:
-            return
-        if not isinstance(value, list):
-            self.error("LAYOUT-SHAPE", "self_links must be a list of area ids", ("self_links",))
-            return
-        for i, name in enumerate(value):
-            if self._area_ref(name, ("self_links", i)):
-                out["self_links"].add(name)
+    def _listed(self, data: dict, key: str, what: str) -> list:
+        value = data.get(key)
+        if value is not None and not isinstance(value, list):
+            self.error("LAYOUT-SHAPE", f"{key} must be a list of {what}", (key,))
+            return []
+        return value or []
 
 
 def _number(v) -> bool:
