@@ -253,7 +253,7 @@ def _slots(room: _Room, boxes: list, slots: list, at, wide: dict) -> dict | None
         for x, y in grid:
             discs = _capsule(name, x, y, wide)
             margin = min(room.dist(cx, cy) for cx, cy in discs) - r
-            if margin < 2:
+            if margin < 6:  # a drawn token is a square: its corners reach 5 beyond the disc
                 continue
             gap = min(box_distance(cx, cy, b) for cx, cy in discs for b in boxes) - r
             for other, (px, py) in placed.items():
