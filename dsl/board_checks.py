@@ -43,17 +43,14 @@ def check_layout(layout: dict, ldoc, names: dict, report: Report) -> None:
         shape = indexed[aid]
         at = layout["labels"][aid]
         lines = layout["label_lines"].get(aid, 1)
-        raw = ldoc.data["areas"][aid]
-        where = ldoc.span(("areas", aid, "label") if "label" in raw else ("areas", aid))
-        boxes = []
-        for name in names.get(aid, [aid]):
-            box = label_box(at, name, lines, size)
-            boxes.append(box)
+        boxes = [label_box(at, name, lines, size) for name in names.get(aid, [aid])]
+        for name, box in zip(names.get(aid, [aid]), boxes):
             if not box_inside(box, rings, shape.inside):
-                rows = label_lines(name, lines)
-                report.error("LAYOUT-LABEL-FIT", f"the name '{name}' of '{aid}' ({box[2] - box[0]:.0f} x "
-                             f"{box[3] - box[1]:.0f} in {len(rows)} line{'s' if len(rows) > 1 else ''}) does not fit inside its shape at "
-                             f"({at[0]:.0f}, {at[1]:.0f})", where,
+                rows = len(label_lines(name, lines))
+                where = ("areas", aid, "label") if "label" in ldoc.data["areas"][aid] else ("areas", aid)
+                report.error("LAYOUT-LABEL-FIT", f"the name '{name}' of '{aid}' ({box[2] - box[0]:.0f} x {box[3] - box[1]:.0f}"
+                             f" in {rows} line{'s' if rows > 1 else ''}) does not fit inside its shape at ({at[0]:.0f}, "
+                             f"{at[1]:.0f})", ldoc.span(where),
                              "move the label, widen the shape, or cut the name into lines with `label_lines: 2`")
                 break
         _check_slots(aid, layout["slots"].get(aid, {}), shape, boxes, size, ldoc, report)
@@ -63,7 +60,6 @@ def _check_slots(aid: str, slots: dict, shape, boxes: list, size: float, ldoc, r
     radius = SLOT_RADIUS * size
     placed = []
     for name, (x, y) in slots.items():
-        where = ldoc.span(("areas", aid, "slots", name))
         if not shape.inside(x, y):
             problem = "lies outside the shape"
         elif any(box_distance(x, y, box) < radius for box in boxes):
@@ -73,7 +69,8 @@ def _check_slots(aid: str, slots: dict, shape, boxes: list, size: float, ldoc, r
             problem = f"lies within {2 * radius:g} of the slot '{near[0]}'" if near else ""
         placed.append((name, x, y))
         if problem:
-            report.error("LAYOUT-SLOT", f"the slot '{name}' of '{aid}' at ({x:.0f}, {y:.0f}) {problem}", where,
+            report.error("LAYOUT-SLOT", f"the slot '{name}' of '{aid}' at ({x:.0f}, {y:.0f}) {problem}",
+                         ldoc.span(("areas", aid, "slots", name)),
                          f"what lies on a slot is drawn up to {radius:g} around its point: keep it inside the shape, "
                          "clear of the label and of the other slots")
 

@@ -67,13 +67,44 @@ def _split(text: str) -> list | None:
 
 def parse_path(text: str, max_points: int = 100_000) -> list[list[tuple]]:
     """SVG path data (absolute M L H V C Q Z) as rings of points; each M starts a ring."""
-    fast = _split(text)
-    if fast is not None:
-        try:
+    try:
+        simple = _polygons(text, max_points)
+        if simple is not None:
+            return simple
+        fast = _split(text)
+        if fast is not None:
             return _rings(fast, text, max_points)
-        except PathError:
-            pass  # read again character by character, to say where
+    except PathError:
+        pass  # read again character by character, to say where
     return _rings(_tokens(text), text, max_points)
+
+
+def _polygons(text: str, max_points: int) -> list | None:
+    """Rings written `M x y L x y ... Z` with spaces (as generators write them), read a ring at a time; None for
+    any other path."""
+    rings: list = []
+    count = 0
+    for chunk in text.split("Z"):
+        words = chunk.split()
+        if not words:
+            continue
+        if len(words) % 3 or words[0] != "M" or "_" in chunk or any(w != "L" for w in words[3::3]):
+            return None
+        try:
+            points = list(zip(map(float, words[1::3]), map(float, words[2::3])))
+        except ValueError:
+            return None
+        if not all(math.isfinite(x) and math.isfinite(y) for x, y in points):
+            return None
+        count += len(points)
+        if count > max_points:
+            return None
+        ring = [points[0]]
+        for p in points[1:]:
+            if p != ring[-1]:
+                ring.append(p)
+        _close(rings, ring, 0)
+    return rings or None
 
 
 def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
@@ -133,7 +164,7 @@ def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
 def _close(rings: list, ring: list, at: int) -> None:
     if ring and _same(ring[0], ring[-1]) and len(ring) > 1:
         ring.pop()
-    if len({(round(px, 6), round(py, 6)) for px, py in ring}) < 3:
+    if len(set(ring)) < 3 and len({(round(px, 6), round(py, 6)) for px, py in ring}) < 3:
         raise PathError("a ring needs at least three distinct points", at)
     rings.append(ring)
 
