@@ -14,7 +14,7 @@ import functools
 import math
 
 from dsl.board_geometry import box_distance, box_inside, label_box, label_lines
-from dsl.board_overlap import Board
+from dsl.board_overlap import Board, TooIntricate
 from dsl.diagnostics import Report
 
 SLOT_RADIUS = 1.0  # in label heights: what is drawn at a slot reaches this far from its point
@@ -30,7 +30,12 @@ def check_layout(layout: dict, ldoc, names: dict, report: Report) -> None:
                          ldoc.span(("areas", aid)), "give every area a `shape:` or a `polygon:` (the point form is for "
                          "schematic boards, where no area has a shape)")
     order = {aid: i for i, aid in enumerate(ldoc.data["areas"])}
-    indexed, overlaps = _geometry(_frozen(shapes), frozenset(layout["overlaps"]))
+    try:
+        indexed, overlaps = _geometry(_frozen(shapes), frozenset(layout["overlaps"]))
+    except TooIntricate as err:
+        report.error("INPUT-LIMIT", f"the layout's shapes are too intricate to check: {err}", ldoc.span(("areas",)),
+                     "draw the areas with fewer points, or with fewer long edges crossing one another")
+        return
     for a, b, (x, y) in overlaps:
         later = b if order.get(b, 0) > order.get(a, 0) else a
         other = a if later == b else b

@@ -34,7 +34,7 @@ from dsl.inputs import read_text
 from dsl.yaml_records import load_yaml
 
 MAX_COORD = 100_000
-MAX_POINTS = 200_000  # points in all the shapes of one layout: a detailed map has a few thousand
+MAX_POINTS = 50_000  # points in all the shapes of one layout: a detailed map has a few thousand
 MAX_LINES = 4
 HINT = ("a layout file holds `source:`, optional `size: [W, H]`, `label_size:`, `one_way:`, `self_links:`, and `areas:` "
         "mapping each area id to [x, y] or to {shape or polygon, label, label_lines, slots, overlaps}")

@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 from dsl.board_geometry import bbox, inside
 
 TOL = 1e-6  # distances below this are zero
+MAX_GRID = 1_000_000  # edges' places in the grid; a map of thousands of points takes a few thousand
+MAX_BANDS = 256  # horizontal bands of a shape's index: long edges across all of them stay affordable
+MAX_PAIRS = 1_000_000  # pairs of nearby edges, or of areas whose boxes meet, worth checking (about a second)
+
+
+class TooIntricate(ValueError):
+    """The shapes ask for more work than the bounds allow (a hostile or runaway layout)."""
 
 
 @dataclass
@@ -43,7 +50,8 @@ class Shape:
             for k, p in enumerate(ring):
                 self.edges.append((prev[0], prev[1], p[0], p[1], r, k))
                 prev = p
-        self._band = max((self.box[3] - self.box[1]) / max(1, len(self.edges) // 2), 1e-3)
+        bands = max(1, min(len(self.edges) // 2, MAX_BANDS))
+        self._band = max((self.box[3] - self.box[1]) / bands, 1e-3)
         for e in self.edges:
             lo, hi = sorted((e[1], e[3]))
             for b in range(self._index(lo), self._index(hi) + 1):
@@ -99,8 +107,14 @@ class Board:
 
     def __init__(self, regions: dict, shapes: dict | None = None):
         self.shapes = shapes or {name: Shape(rings) for name, rings in regions.items()}
-        lengths = sorted(abs(e[2] - e[0]) + abs(e[3] - e[1]) for s in self.shapes.values() for e in s.edges)
-        self.cell = c = max(2.0 * lengths[len(lengths) // 2], 1e-3) if lengths else 1.0
+        edges = [e for s in self.shapes.values() for e in s.edges]
+        lengths = sorted(abs(e[2] - e[0]) + abs(e[3] - e[1]) for e in edges)
+        boxes = [s.box for s in self.shapes.values()] or [(0.0, 0.0, 1.0, 1.0)]
+        extent = max(max(b[2] for b in boxes) - min(b[0] for b in boxes), max(b[3] for b in boxes) - min(b[1] for b in boxes))
+        c = max(2.0 * lengths[len(lengths) // 2] if lengths else 1.0, extent / 4096, 1e-3)
+        while sum(_cell_count(e, c) for e in edges) > MAX_GRID:  # few long edges among many short ones: coarser
+            c *= 2
+        self.cell = c
         grid: dict = defaultdict(list)
         floor = math.floor
         for name, shape in self.shapes.items():
@@ -117,6 +131,8 @@ class Board:
                     for gy in range(gy0, gy1 + 1):
                         grid[gx, gy].append(item)
         self.grid = grid
+        if sum(len(items) * (len(items) - 1) // 2 for items in grid.values()) > MAX_PAIRS:
+            raise TooIntricate(f"more than {MAX_PAIRS:,} pairs of edges lie near one another")
 
     def _near(self):
         """Per pair of areas (sorted names), the pairs of their edges whose boxes meet, drawn in a common cell."""
@@ -141,17 +157,26 @@ class Board:
         pairs in `allowed` (frozensets of two names) are not tested."""
         found = []
         near = self._near()
-        names = sorted(self.shapes)
-        for i, a in enumerate(names):
-            sa = self.shapes[a]
-            for b in names[i + 1:]:
-                sb = self.shapes[b]
-                if frozenset((a, b)) in allowed or not _boxes_meet(sa.box, sb.box):
+        order = sorted(self.shapes, key=lambda n: (self.shapes[n].box[0], n))
+        pairs = 0
+        for i, first in enumerate(order):
+            box = self.shapes[first].box
+            for second in order[i + 1:]:  # the areas whose boxes meet this one's, swept from the west
+                other = self.shapes[second].box
+                if other[0] > box[2]:
+                    break
+                if other[1] > box[3] or box[1] > other[3]:
                     continue
-                at = self._pair(sa, sb, near.get((a, b), ()))
+                pairs += 1
+                if pairs > MAX_PAIRS:
+                    raise TooIntricate(f"more than {MAX_PAIRS:,} pairs of areas lie over one another's boxes")
+                a, b = sorted((first, second))
+                if frozenset((a, b)) in allowed:
+                    continue
+                at = self._pair(self.shapes[a], self.shapes[b], near.get((a, b), ()))
                 if at is not None:
                     found.append((a, b, at))
-        return found
+        return sorted(found)
 
     def _pair(self, sa: Shape, sb: Shape, close) -> tuple | None:
         cuts_a: dict = {}
@@ -285,6 +310,12 @@ def _beside(e, left: bool) -> tuple:
     return (e[0] + e[2]) / 2 - (e[3] - e[1]) / length * step, (e[1] + e[3]) / 2 + (e[2] - e[0]) / length * step
 
 
+def _cell_count(e, c: float) -> int:
+    """How many places edge e takes in a grid of cells c wide (as Board.__init__ files it)."""
+    nx, ny = int(abs(e[2] - e[0]) / c) + 2, int(abs(e[3] - e[1]) / c) + 2
+    return min(nx * ny, (max(nx, ny) * 2 + 2) * 9)
+
+
 def _cells_along(e, c: float) -> set:
     """The grid cells a long edge passes through, and their neighbours."""
     steps = int(max(abs(e[2] - e[0]), abs(e[3] - e[1])) / c) * 2 + 1
@@ -298,5 +329,3 @@ def _cells_along(e, c: float) -> set:
     return seen
 
 
-def _boxes_meet(a, b) -> bool:
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]

@@ -97,6 +97,25 @@ def test_a_board_without_a_layout_still_gets_its_adjacency_checked(tmp_path):
     assert [(d.code, d.span.line) for d in _errors(folder)] == [("LAYOUT-ADJACENCY", 5)]  # hills -> plain, undeclared
 
 
+def test_a_runaway_layout_is_refused_in_bounded_time(tmp_path):
+    import math
+    import time
+    folder = tmp_path / "board_map"
+    shutil.copytree(BOARD_MAP, folder)
+    layout = folder / "layout.yaml"
+    text = layout.read_text(encoding="utf-8")
+    spikes = " ".join(f"{150 + (99 if k % 2 else 1) * math.cos(k * math.pi / 1200):.3f} "
+                      f"{100 + (99 if k % 2 else 1) * math.sin(k * math.pi / 1200):.3f}" for k in range(2400))
+    layout.write_text(text.replace('"M 0 0 L 300 0 L 300 200 L 0 200 Z"', f'"M {spikes} Z"'), encoding="utf-8")
+    start = time.perf_counter()
+    errors = _errors(folder)
+    assert time.perf_counter() - start < 10
+    assert [d.code for d in errors] == ["INPUT-LIMIT"] and "too intricate" in errors[0].message
+    many = " ".join(f"{k % 300} {k // 300 % 200}" for k in range(50_001))
+    layout.write_text(text.replace('"M 0 0 L 300 0 L 300 200 L 0 200 Z"', f'"M {many} Z"'), encoding="utf-8")
+    assert any(d.code == "LAYOUT-SHAPE" and "more than 50,000 points" in d.message for d in _errors(folder))
+
+
 @pytest.mark.parametrize("a, b, overlap", [
     ([(0, 0), (10, 0), (10, 10), (0, 10)], [(10, 0), (20, 0), (20, 10), (10, 10)], False),  # a shared border
     ([(0, 0), (10, 0), (10, 10), (0, 10)], [(10, 10), (10, 0), (20, 0), (20, 10)][::-1], False),  # drawn the other way
