@@ -27,13 +27,12 @@ import functools
 import json
 import re
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from dsl.diagnostics import DiagnosticError, Report, Span, did_you_mean
-from dsl.inputs import read_text
+from dsl.diagnostics import Report, Span, did_you_mean
 from dsl.schema_check import load_schema, validate
 from dsl.translations import check_localized, localized
-from dsl.yaml_records import load_yaml
+from dsl.yaml_records import read_game_yaml
 
 ICONS_FILE = Path(__file__).resolve().parent.parent / "interpreter" / "present" / "icons" / "game-icons.json"
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -138,12 +137,13 @@ class _Part:
         return self.doc.span(self.prefix + tuple(path))
 
 
-def read_looks(root: Path, raw, doc, voc, report: Report) -> Looks:
+def read_looks(root: Path, raw, doc, voc, report: Report, display=str) -> Looks:
     """The manifest's `looks:` (a mapping, or a file in the game folder) as Looks; every problem reported."""
     if raw is None:
         return Looks()
     if isinstance(raw, str):
-        ldoc = _looks_file(root, raw, doc, report)
+        ldoc = read_game_yaml(root, raw, doc.span(("looks",)), "looks", "name a YAML file of the game folder, e.g. `looks: looks.yaml`",
+                              report, display)
         if ldoc is None:
             return Looks()
         part = _Part(ldoc, ())
@@ -154,32 +154,6 @@ def read_looks(root: Path, raw, doc, voc, report: Report) -> Looks:
         report.add(problems)
         return Looks()
     return _Reader(part, voc, report).read()
-
-
-def _looks_file(root: Path, rel: str, doc, report: Report):
-    where = doc.span(("looks",))
-    hint = "name a YAML file of the game folder, e.g. `looks: looks.yaml`"
-    if PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts:
-        report.error("CONTENT-OUTSIDE", f"looks: '{rel}' must be a path inside the game folder", where, hint)
-        return None
-    path = root / rel
-    try:
-        inside = path.resolve().is_relative_to(root.resolve()) and path.is_file()
-    except (OSError, ValueError):
-        inside = False
-    if not inside:
-        report.error("CONTENT-MISSING", f"looks: the file '{rel}' does not exist in the game folder", where, hint)
-        return None
-    shown = str(Path(doc.path).parent / rel)  # as the manifest is named: by its path in the repository
-    try:
-        ldoc, problems = load_yaml(shown, read_text(path, shown))
-    except DiagnosticError as err:
-        report.add(err.diagnostics)
-        return None
-    if problems:
-        report.add(problems)
-        return None
-    return ldoc
 
 
 class _Reader:

@@ -154,26 +154,24 @@ def test_an_entity_variable_shows_on_its_area_everywhere_a_table_is_drawn(six):
     assert {a.ref: a.values for a in drawn.areas}["high_moor"] == [("armies", "3")]
 
 
-def test_a_layout_with_shapes_draws_filled_shapes_with_pieces_at_their_slots(six):
-    """The layout's geometry as dsl.board_layout gives it (shapes, labels, slots): a filled path per area, the name
-    at its label point, what lies on a zone at the zone's slot, attribute icons at the `icons` slot."""
+def test_a_layout_with_shapes_draws_filled_shapes_names_and_icons_where_it_says(six):
+    """docs/examples/six_lands: the layout's geometry as dsl.board_layout gives it (shapes, labels, slots) is a
+    filled path per area in its terrain's style, the name at its label point, the gold at the `icons` slot; the
+    same game with a point per land is drawn as small round shapes."""
     session = Session(six, 2, 1)
     state = session.state
     spec = six.content.vocabulary.table
-    squares = {a: [[(x - 40, y - 30), (x + 40, y - 30), (x + 40, y + 30), (x - 40, y + 30)]]
-               for a, (x, y) in spec.board["positions"].items()}
-    board = dict(spec.board, shapes=squares, labels={a: (x, y - 12) for a, (x, y) in spec.board["positions"].items()},
-                 slots={"west_march": {"icons": (100, 320)}})
-    shaped = dataclasses.replace(spec, board=board)
-    static = static_board(state, shaped, Presenter(state, 0))
+    static = static_board(state, spec, Presenter(state, 0))
+    assert all(a.paths and a.circle is None for a in static.areas) and len(static.areas) == 6
     west = next(a for a in static.areas if a.ref == "west_march")
-    assert west.circle is None and west.paths == ["M 70.0 270.0 L 150.0 270.0 L 150.0 330.0 L 70.0 330.0 Z"]
-    assert west.label == (110, 288) and [i[0] for i in west.icons] == ["coins", "coins"] and west.icons[0][2] == 320
+    assert west.paths == ["M 0.0 210.0 L 160.0 210.0 L 200.0 280.0 L 180.0 400.0 L 0.0 400.0 Z"]
+    assert west.label == (85, 290) and [i[0] for i in west.icons] == ["coins", "coins"] and west.icons[0][2] == 330
     assert west.fill == "#dfe8b0"  # plains, by the terrain attribute
     lake = next(a for a in static.areas if a.ref == "mirror_lake")
     assert lake.fill == "#8fb5d3" and lake.text == "#0f2a40"
-    points = static_board(state, spec, Presenter(state, 0))  # the same game with points: small round shapes
-    assert all(a.circle is not None and not a.paths for a in points.areas)
+    points = dict(spec.board, shapes={}, positions={a.ref: a.label for a in static.areas})
+    schematic = static_board(state, dataclasses.replace(spec, board=points), Presenter(state, 0))
+    assert all(a.circle is not None and not a.paths for a in schematic.areas)
 
 
 def test_identical_copies_are_one_option_with_how_many_are_left(agot):

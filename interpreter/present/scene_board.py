@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from dsl.board_geometry import CHAR_EM, LINE_EM, label_lines
+
 RADIUS = 18  # a point layout's round shape
-LABEL = 12  # px: the font size of area names (the layout checks assume it)
+LABEL = 12  # the height of area names' letters unless the layout says otherwise (as its checks assume)
 PIECE = 22  # px between the centres of two tokens in a row
 ICON = 14  # px: an attribute icon
 
@@ -34,6 +36,8 @@ class StaticArea:
     text: str
     label: tuple  # (x, y) of its name's centre
     icons: list = field(default_factory=list)  # [(icon, x, y)] the icons of its attributes
+    lines: list = field(default_factory=list)  # its name cut into the lines the layout asks for
+    size: float = LABEL  # the letters' height
 
 
 @dataclass
@@ -112,6 +116,8 @@ def static_board(state, spec, pr) -> StaticBoard:
         else:
             area = StaticArea(e.id, pr.entity(e, values=False), [], (x, y, RADIUS), style.get("fill", "#f4f1ea"),
                               style.get("stroke", "#444444"), style.get("text", "#1d1d1d"), (x, y + RADIUS + LABEL))
+        area.size = float(board.get("label_size") or LABEL)
+        area.lines = label_lines(area.name, (board.get("label_lines") or {}).get(e.id, 1))
         area.icons = _attribute_icons(looks, e, area, (board.get("slots") or {}).get(e.id) or {})
         out.icons.update(name for name, _, _ in area.icons)
         out.areas.append(area)
@@ -177,7 +183,8 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
             label, below = (x, y + RADIUS + LABEL), y + RADIUS + LABEL + 16
         elif a.ref in shapes:
             label = tuple(labels.get(a.ref) or positions.get(a.ref) or _centre(shapes[a.ref]))
-            below = label[1] + LABEL + 6
+            rows = (board.get("label_lines") or {}).get(a.ref, 1)
+            below = label[1] + rows * LINE_EM * (board.get("label_size") or LABEL) / 2 + PIECE / 2 + 2
         else:
             x, y = positions.get(a.ref, (RADIUS, RADIUS))
             label, below = (x, y + RADIUS + LABEL), y + RADIUS + LABEL + 16

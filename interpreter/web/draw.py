@@ -10,6 +10,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from interpreter.present.icons import sprite_version
+from dsl.board_geometry import CHAR_EM, LINE_EM
 from interpreter.present.scene_board import ICON, LABEL
 
 
@@ -56,12 +57,18 @@ def static_svg(board) -> Markup:
 
 
 def labels_svg(static) -> str:
-    """The areas' names: in the reader's layer (over the pieces' shadows, under nothing), from the static board."""
+    """The areas' names: each line exactly as wide as the layout's checks count it (a character 0.6 of the
+    letters' height: dsl.board_geometry), so a name the checks fit in its shape is drawn inside it."""
     out = ['<g class="labels">']
     for a in static.areas:
         x, y = a.label
-        out.append(f'<text class="alabel" data-area="{escape(a.ref)}" x="{x:.1f}" y="{y + LABEL / 3:.1f}" '
-                   f'fill="{escape(a.text)}">{escape(a.name)}</text>')
+        lines = a.lines or [a.name]
+        top = y - len(lines) * LINE_EM * a.size / 2
+        out.append(f'<text class="alabel" data-area="{escape(a.ref)}" font-size="{a.size:g}" fill="{escape(a.text)}">')
+        for i, line in enumerate(lines):
+            out.append(f'<tspan x="{x:.1f}" y="{top + (i + 0.5) * LINE_EM * a.size:.1f}" textLength="{len(line) * CHAR_EM * a.size:.1f}" '
+                       f'lengthAdjust="spacingAndGlyphs">{escape(line)}</tspan>')
+        out.append("</text>")
     out.append("</g>")
     return "".join(out)
 
@@ -115,7 +122,7 @@ def _area_pieces(a, which, badges: bool = True) -> str:
 
 
 def _label_width(name: str) -> float:
-    return len(name) * LABEL * 0.6
+    return len(name) * LABEL * CHAR_EM
 
 
 def _piece(p) -> str:
