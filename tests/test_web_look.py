@@ -126,11 +126,10 @@ def test_agot_at_a_laptop_size_and_on_a_phone(server, page):
     state = room.session.state
     check_laptop(page, board=True)
     assert len(page.content().encode("utf-8")) < 150_000  # the whole seat page, static board included
-    # every area of the map is drawn, as a filled shape once the layout gives shapes; those out of play greyed
+    # every area of the map is drawn as a filled shape (not a circle); those out of play greyed
     areas = [e for e in state.entities.values() if e.kind in ("land", "sea", "port")]
     assert page.locator("#board-static .area-shape").count() == len(areas) == 58
-    shaped = bool(state.voc.table.board.get("shapes"))
-    assert page.locator("#board-static defs path").count() == (58 if shaped else 0)
+    assert page.locator("#board-static defs path").count() == 58 and page.locator("#board-static circle").count() == 0
     out = state.game_zones["out_of_play"].items
     assert out and page.locator("svg.board-dyn use.greyed").count() == len(out)
     assert "out of play" in page.locator("#board .legend").inner_text()
