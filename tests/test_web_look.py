@@ -106,6 +106,12 @@ def test_a_card_game_at_a_laptop_size(server, browser, page, game, players, seed
     held = sum(len(zones[0].items) for name, zones in mine.items() if name not in ("hand",) or True)
     assert page.locator("#mine .card").count() > 0 or held == 0  # the reader's own cards, in rows
     assert page.locator("#log[open]").count() == 0  # the log folded away
+    if game == "kings_bounty":  # a card laid down glides from the hand to the domains
+        option = page.locator("#question button.opt", has_text="Lay down").first
+        before = version(page)
+        option.click()
+        page.wait_for_selector(f'#view:not([data-version="{before}"])', state="attached")
+        assert page.evaluate("document.getAnimations().length") > 0
     if game == "btwixt":  # a bid pile shows its total
         room = app.state.rooms.get(gid)
         while not page.locator(".zone[data-zone=bid_pile] .total").count():
