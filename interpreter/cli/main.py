@@ -210,6 +210,9 @@ def cmd_serve(args) -> int:
     try:
         app = make_app(db, folders)
     except sqlite3.Error as err:
+        if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
+            raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",
+                                              hint="move the file aside (a new one is made in its place) or name another with --db FILE")]) from None
         raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
     from interpreter.runtime.games import load_compiled
     for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
