@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
+                    help="one more name the server answers as (e.g. a proxy's public name); requests naming any other "
+                         "host are refused, besides 127.0.0.1, localhost, [::1] and --host; repeat for several")
     sv.set_defaults(handler=cmd_serve)
     return p
 
@@ -190,6 +193,7 @@ def cmd_serve(args) -> int:
         import uvicorn
 
         from interpreter.web.app import make_app
+        from interpreter.web.guard import Guard
         from interpreter.web.store import default_db
     except ImportError as err:
         if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
@@ -198,6 +202,11 @@ def cmd_serve(args) -> int:
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    try:
+        guard = Guard.serving(args.host, args.port, args.allow_host)
+    except ValueError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"--allow-host {_clip(str(err))}: not a host name",
+                                          hint="give a name or an address, with :PORT if it must be that port")]) from None
     folders = [locate(g) for g in args.games]
     try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
         import socket
@@ -208,7 +217,7 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders)
+        app = make_app(db, folders, guard)
     except sqlite3.Error as err:
         if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
             raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",

@@ -1,7 +1,8 @@
 """The web server's routes (Starlette): the lobby, a game's page, its websocket, and the JSON calls a page
 makes. A seat's secret token travels in the page address's #fragment (never sent in a request line, so
 never in an access log or a Referer), then in the websocket's first message and in each call's JSON body.
-Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched. Hosts and
+origins are checked before any route runs (interpreter.web.guard).
 """
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import asyncio
 import contextlib
 import json
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -22,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dsl.diagnostics import DiagnosticError
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
+from interpreter.web.guard import Guard, GuardMiddleware
 from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
 from interpreter.web.store import Store
 
@@ -32,7 +35,9 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form's POST, which
+    # the guard refuses as it refuses any page of no origin. No secret is in a Referer: a seat's is in the #fragment.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -54,15 +59,7 @@ def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 
-def _same_origin(request: Request) -> None:
-    """A POST from a page of another site (a form aimed at this server) is refused; browsers send Origin."""
-    origin = request.headers.get("origin")
-    if origin is not None and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
-        raise Refused(403, "a request from another site")
-
-
 async def _body(request: Request) -> bytes:
-    _same_origin(request)
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, "the request is too large")
@@ -85,7 +82,10 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def make_app(db: Path | str, folders: list | None = None) -> Starlette:
+def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None) -> Starlette:
+    """The server's app; `guard` says which hosts, origins and how many games per client it accepts (by
+    default: loopback names on any port)."""
+    guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
     env = pages.environment()
@@ -266,6 +266,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
+                    middleware=[Middleware(GuardMiddleware, guard=guard, headers=HEADERS)],
                     max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store

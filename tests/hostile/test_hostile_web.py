@@ -1,0 +1,154 @@
+"""Issue 32 items 2 to 4: hostile requests to `rules serve`, through Starlette's TestClient.
+
+Item 2: a request naming a host the server does not answer as (DNS rebinding) is refused before any work,
+GETs of the lobby and pages included; a POST or a websocket from a page of another site, or of none
+(`Origin: null`), is refused and changes nothing. Item 3: the cap counts live games only, and one client
+starts at most so many games in a while. Item 4: every malformed body, field, number and frame is a 4xx
+with a message, never a 500."""
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("jinja2")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+from hostile_case import run_rules  # noqa: E402
+
+from interpreter.web.app import make_app  # noqa: E402
+
+WEB_GAME = Path(__file__).resolve().parent.parent / "fixtures" / "web_game"
+OWN = "http://127.0.0.1:8000"
+WS = "ws://127.0.0.1:8000"  # TestClient names the host of a websocket by its whole address only
+FORM = {"game": "web_game", "players": "2", "lang": "en", "seat0": "person", "seat1": "person"}
+
+
+def guarded(**kw):
+    from interpreter.web.guard import Guard
+    return Guard.serving(kw.pop("host", "127.0.0.1"), kw.pop("port", 8000), kw.pop("allow", ()), **kw)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server as `rules serve --allow-host proxy.example` starts it, on 127.0.0.1:8000, with one game."""
+    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", [WEB_GAME], guarded(allow=["proxy.example"]))
+    with TestClient(app, base_url=OWN) as client:
+        r = client.post("/new", data=FORM)
+        assert r.status_code == 200, r.text
+        gid = re.search(r'href="/g/([A-Za-z0-9_-]+)\?', r.text).group(1)
+        tokens = re.findall(r'class="seat-link" data-seat="\d+" href="[^"#]*#([A-Za-z0-9_-]+)"', r.text)
+        yield app, client, gid, tokens
+
+
+def state(app) -> tuple:
+    rooms = app.state.rooms
+    return len(rooms.rooms), tuple((r.id, len(r.session.history), r.version) for r in rooms.rooms.values())
+
+
+# ---------------------------------------------------------------- item 2: hosts
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example:8000", "127.0.0.1:9999",
+                                  "localhost:8001", "[::2]:8000", "127.0.0.1:８０００".encode(), "127.0.0.1:+8000", "[::1", "a b",
+                                  "user@127.0.0.1:8000", "127.0.0.1:8000/x", ""])
+def test_a_host_the_server_does_not_answer_as_is_refused_before_any_work(server, host):
+    app, client, gid, tokens = server
+    before = state(app)
+    for method, path, kw in [("GET", "/", {}), ("GET", f"/g/{gid}", {}), ("GET", f"/g/{gid}/log.json", {}),
+                             ("GET", "/static/style.css", {}), ("POST", "/new", {"data": FORM}),
+                             ("POST", f"/api/g/{gid}/view", {"json": {"token": tokens[0]}})]:
+        r = client.request(method, path, headers={"host": host, "origin": OWN}, **kw)
+        assert r.status_code == 403, (method, path, r.status_code)
+        assert "error" in r.json() and gid not in r.text and tokens[0] not in r.text
+    assert state(app) == before
+
+
+def test_the_lobby_of_a_default_app_refuses_a_rebinding_host(tmp_path):
+    """A page of evil.example whose name now leads to 127.0.0.1 cannot read the lobby's game ids."""
+    with TestClient(make_app(tmp_path / "games.sqlite3", [WEB_GAME]), base_url=OWN) as client:
+        gid = re.search(r'href="/g/([A-Za-z0-9_-]+)\?', client.post("/new", data=FORM).text).group(1)
+        assert gid in client.get("/").text
+        r = client.get("/", headers={"host": "evil.example:8000"})
+        assert r.status_code == 403 and gid not in r.text
+        assert client.get(f"/g/{gid}", headers={"host": "evil.example"}).status_code == 403
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000", "[::1]:8000", "proxy.example",
+                                  "proxy.example:443"])
+def test_the_names_the_server_answers_as(server, host):
+    _, client, gid, _ = server
+    assert client.get("/", headers={"host": host}).status_code == 200
+    assert client.get(f"/g/{gid}", headers={"host": host}).status_code == 200
+
+
+def test_listening_on_every_address_answers_as_any_address_but_no_other_name(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", [WEB_GAME], guarded(host="0.0.0.0"))
+    with TestClient(app, base_url=OWN) as client:
+        assert client.get("/", headers={"host": "192.168.1.20:8000"}).status_code == 200
+        assert client.get("/", headers={"host": "[fe80::1]:8000"}).status_code == 200
+        assert client.get("/", headers={"host": "192.168.1.20:8001"}).status_code == 403
+        assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 403
+
+
+def test_a_request_with_no_host_or_two_is_refused():
+    from interpreter.web.guard import GuardMiddleware
+    middleware = GuardMiddleware(None, guarded(), {})
+    scope = {"type": "http", "method": "GET", "headers": []}
+    assert middleware.refused(scope) is not None
+    scope["headers"] = [(b"host", b"127.0.0.1:8000"), (b"host", b"evil.example")]
+    assert middleware.refused(scope) is not None
+    scope["headers"] = [(b"host", b"127.0.0.1:8000")]
+    assert middleware.refused(scope) is None
+
+
+def test_serve_refuses_an_allowed_host_that_is_not_a_host():
+    code, out = run_rules(("serve", "--allow-host", "evil example/x", "--port", "0", "--db", "/nonexistent/x.db"))
+    assert code == 2 and "error[USAGE]" in out and "--allow-host" in out, out
+
+
+# ---------------------------------------------------------------- item 2: origins
+CROSS = [{"origin": "null"}, {"origin": "https://elsewhere.example"}, {"origin": "http://127.0.0.1:8000.evil.example"},
+         {"origin": "http://127.0.0.1:9000"}, {"origin": "file://"}, {"origin": "http://127.0.0.1:8000/x"},
+         {"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"}]
+
+
+@pytest.mark.parametrize("headers", CROSS, ids=[str(h) for h in CROSS])
+def test_a_post_from_another_site_or_none_is_refused_and_changes_nothing(server, headers):
+    app, client, gid, tokens = server
+    before = state(app)
+    view = client.post(f"/api/g/{gid}/view", json={"token": tokens[0]}).json()
+    seat = view["seat"] if view["deciding"] else 1
+    for path, kw in [("/new", {"data": FORM}), (f"/api/g/{gid}/seat", {"json": {"token": tokens[seat], "kind": "random"}}),
+                     (f"/api/g/{gid}/answer", {"json": {"token": tokens[seat], "decision": view["decision"], "option": 0}}),
+                     (f"/api/g/{gid}/undo", {"json": {"token": tokens[seat]}}), (f"/api/g/{gid}/view", {"json": {}})]:
+        r = client.post(path, headers=headers, **kw)
+        assert r.status_code == 403, (path, r.text)
+        assert "error" in r.json()
+    assert state(app) == before
+
+
+def test_a_post_from_the_servers_own_page_or_a_program_is_served(server):
+    app, client, gid, tokens = server
+    for headers in ({"origin": OWN}, {"origin": "http://localhost:8000", "host": "localhost:8000"},
+                    {"origin": "https://proxy.example", "host": "proxy.example"}, {"sec-fetch-site": "same-origin"}, {}):
+        assert client.post(f"/api/g/{gid}/view", json={"token": tokens[0]}, headers=headers).status_code == 200, headers
+
+
+@pytest.mark.parametrize("headers", [{"origin": "null"}, {"origin": "https://elsewhere.example"},
+                                     {"origin": OWN, "host": "evil.example:8000"}, {"sec-fetch-site": "cross-site"}],
+                         ids=["null", "elsewhere", "host", "fetch-site"])
+def test_a_websocket_from_another_site_is_refused_before_it_is_accepted(server, headers):
+    app, client, gid, tokens = server
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(f"{WS}/ws/{gid}", headers=headers) as ws:
+            ws.send_text(json.dumps({"tokens": tokens}))
+            ws.receive_json()
+    with client.websocket_connect(f"{WS}/ws/{gid}", headers={"origin": OWN}) as ws:
+        ws.send_text(json.dumps({"tokens": tokens[:1]}))
+        assert ws.receive_json()["type"] == "held"
