@@ -171,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
                     help="one more name the server answers as (e.g. a proxy's public name); requests naming any other "
                          "host are refused, besides 127.0.0.1, localhost, [::1] and --host; repeat for several")
+    sv.add_argument("--games-per-client", type=int, default=20, metavar="N",
+                    help="games one client address may start in 10 minutes (default 20); all of this machine's "
+                         "clients are one, and so are all of a proxy's")
     sv.set_defaults(handler=cmd_serve)
     return p
 
@@ -200,10 +203,12 @@ def cmd_serve(args) -> int:
             raise
         raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if args.games_per_client < 1:
+        raise DiagnosticError([Diagnostic("USAGE", f"--games-per-client {args.games_per_client}: at least 1")])
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
     try:
-        guard = Guard.serving(args.host, args.port, args.allow_host)
+        guard = Guard.serving(args.host, args.port, args.allow_host, games_per_client=args.games_per_client)
     except ValueError as err:
         raise DiagnosticError([Diagnostic("USAGE", f"--allow-host {_clip(str(err))}: not a host name",
                                           hint="give a name or an address, with :PORT if it must be that port")]) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -24,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dsl.diagnostics import DiagnosticError
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
-from interpreter.web.guard import Guard, GuardMiddleware
+from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware
 from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
 from interpreter.web.store import Store
 
@@ -88,12 +89,25 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
     guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
+    limit = CreationLimit(guard.games_per_client, guard.window)
     env = pages.environment()
 
     async def lobby(request: Request):
         return _html(pages.lobby(env, rooms, _lang(request)))
 
     async def new_game(request: Request):
+        client = request.client.host if request.client else ""
+        wait = limit.take(client)
+        if wait is not None:
+            raise Refused(429, f"this address has started {limit.per_client} games in the last {limit.window / 60:.0f} "
+                               f"minutes: try again in {math.ceil(wait / 60)} minute(s)")
+        try:
+            return await _new_game(request)
+        except BaseException:
+            limit.give_back(client)
+            raise
+
+    async def _new_game(request: Request):
         form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
         one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
         try:

@@ -168,7 +168,8 @@ class CreationLimit:
         self.started: dict[str, deque] = {}
 
     def take(self, client: str) -> float | None:
-        """Count one game started by `client`; None if it may, else the seconds until it may again."""
+        """Count one game started by `client` (an address); None if it may, else the seconds until it may again."""
+        client = "loopback" if _is_loopback(client) else client
         now = self.clock()
         times = self.started.setdefault(client, deque())
         while times and times[0] <= now - self.window:
@@ -180,6 +181,19 @@ class CreationLimit:
             for key in [k for k, v in self.started.items() if not v or v[-1] <= now - self.window]:
                 del self.started[key]
         return None
+
+    def give_back(self, client: str) -> None:
+        """A game counted by `take` that was not started after all (its form was refused)."""
+        times = self.started.get("loopback" if _is_loopback(client) else client)
+        if times:
+            times.pop()
+
+
+def _is_loopback(client: str) -> bool:
+    try:
+        return ipaddress.ip_address(client).is_loopback
+    except ValueError:
+        return False
 
 
 def _clip(text: str, width: int = 80) -> str:

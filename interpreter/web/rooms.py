@@ -28,7 +28,7 @@ KINDS = ("person",) + BOTS
 MAX_LINES = 400  # log lines kept per reader for the page (the downloadable log keeps every decision)
 LOG = logging.getLogger("rules.serve")
 MAX_PAGES = 64  # pages open on one game at once (each holds a websocket and gets every change)
-MAX_ROOMS = 1000  # games held live at once; a server is for a table of friends, not for the world
+MAX_ROOMS = 1000  # games in play at once (finished ones are not counted); a server is for tables of friends
 BOT_SIMULATIONS = 50  # the ismcts bots' search budget per decision on the server
 
 
@@ -358,8 +358,8 @@ class Rooms:
                hotseat: bool = False) -> Room:
         if key not in self.games:
             raise Refused(404, "no such game")
-        if len(self.rooms) >= MAX_ROOMS:
-            raise Refused(503, "the server holds as many games as it can")
+        if sum(1 for room in list(self.rooms.values()) if room.status == "playing") >= MAX_ROOMS:
+            raise Refused(503, "the server holds as many games in play as it can")
         ref = self.games[key]
         game = load_compiled(ref)
         content = game.content

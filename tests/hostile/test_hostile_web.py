@@ -152,3 +152,58 @@ def test_a_websocket_from_another_site_is_refused_before_it_is_accepted(server, 
     with client.websocket_connect(f"{WS}/ws/{gid}", headers={"origin": OWN}) as ws:
         ws.send_text(json.dumps({"tokens": tokens[:1]}))
         assert ws.receive_json()["type"] == "held"
+
+
+# ---------------------------------------------------------------- item 3: the cap and the per-client limit
+def new_game(client, seats=("person", "person"), **extra):
+    return client.post("/new", data={**FORM, "seed": "7", **{f"seat{i}": k for i, k in enumerate(seats)}, **extra})
+
+
+def test_the_cap_counts_live_games_only_and_finished_games_stay_readable_across_restarts(tmp_path, monkeypatch):
+    from interpreter.web import rooms
+    monkeypatch.setattr(rooms, "MAX_ROOMS", 2)
+    db = tmp_path / "games.sqlite3"
+    with TestClient(make_app(db, [WEB_GAME], guarded(games_per_client=100)), base_url=OWN) as client:
+        finished = []
+        for _ in range(3):  # two bots play to the end at once (seed 7): finished games take no room
+            r = new_game(client, ("random", "random"))
+            assert r.status_code == 200, r.text
+            finished.append(re.search(r'href="/g/([A-Za-z0-9_-]+)\?', r.text).group(1))
+        assert new_game(client).status_code == 200 and new_game(client).status_code == 200
+        full = new_game(client)
+        assert full.status_code == 503 and "in play" in full.json()["error"]
+    app = make_app(db, [WEB_GAME], guarded(games_per_client=100))  # the server started again
+    with TestClient(app, base_url=OWN) as client:
+        for gid in finished:
+            assert app.state.rooms.get(gid).status == "finished"
+            assert client.get(f"/g/{gid}").status_code == 200
+            assert client.get(f"/g/{gid}/log.json").status_code == 200
+        assert new_game(client).status_code == 503
+
+
+def test_one_client_starts_at_most_so_many_games_and_a_refused_form_does_not_count(tmp_path):
+    app = make_app(tmp_path / "games.sqlite3", [WEB_GAME], guarded(games_per_client=2))
+    client = TestClient(app, base_url=OWN)  # clients of one app, without its lifespan (which closes the store)
+    assert new_game(client, players="9").status_code == 422
+    assert new_game(client).status_code == 200 and new_game(client).status_code == 200
+    r = new_game(client)
+    assert r.status_code == 429 and "try again" in r.json()["error"]
+    assert len(app.state.rooms.rooms) == 2
+    other = TestClient(app, base_url=OWN, client=("192.0.2.7", 5000))  # another address has its own count
+    assert new_game(other).status_code == 200
+    loopback = TestClient(app, base_url=OWN, client=("::1", 5000))  # every loopback address is one client
+    assert new_game(loopback).status_code == 200 and new_game(loopback).status_code == 200
+    assert new_game(TestClient(app, base_url=OWN, client=("127.0.0.2", 5000))).status_code == 429
+    app.state.store.close()
+
+
+def test_the_limit_is_a_window_that_moves():
+    from interpreter.web.guard import CreationLimit
+    now = [0.0]
+    limit = CreationLimit(2, 600, clock=lambda: now[0])
+    assert limit.take("10.0.0.1") is None and limit.take("10.0.0.1") is None
+    assert limit.take("10.0.0.1") == 600
+    now[0] = 599.0
+    assert limit.take("10.0.0.1") == 1
+    now[0] = 600.0
+    assert limit.take("10.0.0.1") is None
