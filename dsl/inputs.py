@@ -78,6 +78,23 @@ def char_position(text: str, index: int) -> tuple[int, int, str]:
     return text.count("\n", 0, index) + 1, index - start + 1, printable(text[start:end])
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str, limit: int) -> int:
+    """How deep brackets nest outside strings in JSON text, counted without recursion (json.loads recurses and
+    fails past Python's recursion limit); counting stops once it passes `limit`."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        depth += 1 if ch in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                break
+    return deepest
+
+
 def _byte_position(data: bytes, index: int) -> tuple[int, int, str]:
     start = data.rfind(b"\n", 0, index) + 1
     end = data.find(b"\n", index)

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span
-from dsl.inputs import char_position, read_text, write_file
+from dsl.inputs import char_position, json_depth, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -94,7 +93,7 @@ def read_log(path: Path) -> dict:
     """A log checked against schemas/log.schema.json; every problem is a diagnostic naming the field."""
     shown = str(path)
     text = read_text(path, shown, MAX_LOG_BYTES, missing="LOG-READ")
-    depth = _json_depth(text)
+    depth = json_depth(text, MAX_DATA_DEPTH)
     if depth > MAX_DATA_DEPTH:
         raise DiagnosticError([Diagnostic("LOG-LIMIT", f"{shown} nests deeper than {MAX_DATA_DEPTH} levels", Span(shown, 1, 1),
                                           "a game log is a flat record; this is not one")])
@@ -113,22 +112,6 @@ def read_log(path: Path) -> dict:
     if problems:
         raise DiagnosticError(problems[:20])
     return data
-
-
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-
-
-def _json_depth(text: str) -> int:
-    """How deep brackets nest outside strings, counted without recursion (json.loads recurses)."""
-    depth = deepest = 0
-    for ch in _NOT_BRACKET.sub("", _STRING.sub("", text)):
-        depth += 1 if ch in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DATA_DEPTH:
-                break
-    return deepest
 
 
 def _validator():

@@ -16,17 +16,18 @@ from urllib.parse import parse_qs
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dsl.diagnostics import DiagnosticError
+from dsl.limits import MAX_PLAYERS
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
-from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware
-from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
+from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware, read_json, whole_number
+from interpreter.web.rooms import LOG, MAX_PAGES, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
@@ -62,22 +63,38 @@ def _json(data, status: int = 200) -> JSONResponse:
 
 async def _body(request: Request) -> bytes:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and whole_number(length) is None:
+        raise Refused(400, "the request's length is not a number")
+    if length is not None and whole_number(length) > MAX_BODY:
         raise Refused(413, "the request is too large")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, "the request is too large")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(413, "the request is too large")
+            chunks.append(chunk)
+    except ClientDisconnect:  # the client hung up before its body ended: nobody is left to answer
+        LOG.debug("a client left in the middle of its request to %s", request.url.path)
+        raise Refused(400, "the request ended before its body") from None
     return b"".join(chunks)
+
+
+async def _frame(ws: WebSocket) -> str | None:
+    """The next text frame of a websocket, None for a binary one; WebSocketDisconnect when the page leaves."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text")
 
 
 async def _json_body(request: Request) -> dict:
     try:
-        data = json.loads((await _body(request)).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise Refused(400, "the request is not JSON") from None
+        data = read_json((await _body(request)).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refused(400, "the request is not UTF-8 text") from None
+    except ValueError as err:
+        raise Refused(400, str(err)) from None
     if not isinstance(data, dict):
         raise Refused(400, "the request is not a JSON object")
     return data
@@ -108,18 +125,20 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
             raise
 
     async def _new_game(request: Request):
-        form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
-        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
         try:
-            players = int(one("players", "0"))
-        except ValueError:
-            raise Refused(422, "the number of players is not a number") from None
-        kinds = [one(f"seat{i}", "random") for i in range(min(players, 32))]
-        seed = one("seed").strip()
-        if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
-            raise Refused(422, "a seed is a whole number below 2147483648")
+            form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
+        except ValueError:  # more fields than max_num_fields
+            raise Refused(400, "the form has more fields than a game's form") from None
+        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        players = whole_number(one("players"), 1, MAX_PLAYERS)
+        if players is None:
+            raise Refused(422, f"the number of players is not a whole number from 1 to {MAX_PLAYERS}")
+        kinds = [one(f"seat{i}", "random") for i in range(players)]
+        seed = whole_number(one("seed"), 0, 2 ** 31 - 1) if one("seed") else None
+        if one("seed") and seed is None:
+            raise Refused(422, "a seed is a whole number below 2147483648, written in the digits 0 to 9")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       int(seed) if seed else None, one("hotseat") == "1")
+                                       seed, one("hotseat") == "1")
         return _html(pages.links(env, room, room.row.lang))
 
     async def game_page(request: Request):
@@ -180,21 +199,30 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
 
     async def socket(ws: WebSocket):
         try:
+            await _socket(ws)
+        except (WebSocketDisconnect, RuntimeError):  # the page left, or its connection dropped: nothing went wrong here
+            LOG.debug("the page of game %s left", ws.path_params.get("gid"))
+
+    async def _socket(ws: WebSocket):
+        try:
             room = rooms.get(ws.path_params["gid"])
         except Refused:
             await ws.close(code=4404)
             return
         await ws.accept()
         try:
-            hello = await asyncio.wait_for(ws.receive_text(), 30)
-        except (asyncio.TimeoutError, WebSocketDisconnect):
+            hello = await asyncio.wait_for(_frame(ws), 30)
+        except asyncio.TimeoutError:
             await ws.close(code=4408)
+            return
+        if hello is None:
+            await ws.close(code=1003)  # a binary frame: the page sends text
             return
         if len(hello) > MAX_MESSAGE:
             await ws.close(code=1009)
             return
         try:
-            data = json.loads(hello)
+            data = read_json(hello)
         except ValueError:
             data = None
         if not isinstance(data, dict):
@@ -226,7 +254,7 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
             await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
             return
         current, sent = (held[0] if held else None), None
-        receiving = asyncio.ensure_future(ws.receive_text())
+        receiving = asyncio.ensure_future(_frame(ws))
         try:
             while True:
                 changed.clear()
@@ -242,13 +270,11 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
                 if receiving in done:
                     waiting.cancel()
                     message = receiving.result()  # raises WebSocketDisconnect when the page leaves
-                    if len(message) > MAX_MESSAGE:
-                        await ws.close(code=1009)
+                    if message is None or len(message) > MAX_MESSAGE:
+                        await ws.close(code=1003 if message is None else 1009)
                         return
-                    receiving = asyncio.ensure_future(ws.receive_text())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
+                    receiving = asyncio.ensure_future(_frame(ws))
+        finally:  # the page left (WebSocketDisconnect, told by socket()) or its socket was closed
             receiving.cancel()
             with room.lock:
                 if tell in room.listeners:

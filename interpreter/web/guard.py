@@ -20,10 +20,13 @@ from collections import deque
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from dsl.inputs import json_depth
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARDS = ("0.0.0.0", "::", "")  # listening on every address of the machine
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 MAX_DIGITS = 18  # a number of the server's is far shorter; int() of a long string costs quadratic time
+MAX_DEPTH = 8  # nesting of a request's JSON: what a page sends is one object of lists of strings
 
 
 def whole_number(text, lo: int = 0, hi: int = 2 ** 53 - 1) -> int | None:
@@ -33,6 +36,17 @@ def whole_number(text, lo: int = 0, hi: int = 2 ** 53 - 1) -> int | None:
         return None
     value = int(text)
     return value if lo <= value <= hi else None
+
+
+def read_json(text: str, max_depth: int = MAX_DEPTH):
+    """A request's JSON, its nesting measured before it is parsed (json.loads recurses: 16 KB of brackets
+    would exhaust Python's stack); ValueError says what is wrong."""
+    if json_depth(text, max_depth) > max_depth:
+        raise ValueError(f"the request nests deeper than {max_depth} levels")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # e.g. an integer of thousands of digits
+        raise ValueError("the request is not JSON") from None
 
 
 def host_and_port(text: str) -> tuple[str, int | None] | None:

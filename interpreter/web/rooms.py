@@ -157,7 +157,7 @@ class Room:
         return d.player if isinstance(d.player, int) and 0 <= d.player < self.players else 0
 
     def seat_of(self, token) -> int | None:
-        if not isinstance(token, str) or not token:
+        if not isinstance(token, str) or not token or not token.isascii():  # a secret is ASCII (token_urlsafe)
             return None
         for i, seat in enumerate(self.seats):
             if secrets.compare_digest(seat.token.encode(), token.encode()):

@@ -207,3 +207,88 @@ def test_the_limit_is_a_window_that_moves():
     assert limit.take("10.0.0.1") == 1
     now[0] = 600.0
     assert limit.take("10.0.0.1") is None
+
+
+# ---------------------------------------------------------------- item 4: malformed bodies, numbers and frames
+DEEP = "[" * 8000 + "]" * 8000  # 16 KB: json.loads recurses, and fails past Python's recursion limit
+BAD_FORMS = [
+    ("players_superscript", {"players": "²"}), ("players_arabic_digit", {"players": "٢"}),
+    ("players_5000_digits", {"players": "2" * 5000}), ("players_negative", {"players": "-2"}),
+    ("players_spaced", {"players": " 2"}), ("players_underscored", {"players": "0_2"}), ("players_empty", {"players": ""}),
+    ("seed_superscript", {"seed": "²"}), ("seed_arabic_digit", {"seed": "٣"}), ("seed_5000_digits", {"seed": "9" * 5000}),
+    ("seed_fullwidth", {"seed": "７"}), ("seed_signed", {"seed": "+7"}), ("seed_beyond", {"seed": str(2 ** 31)}),
+    ("seed_float", {"seed": "7.0"}),
+]
+
+
+@pytest.fixture(scope="module")
+def lenient(tmp_path_factory):
+    """A server whose errors come back as 500 responses (not raised in the test), with one game of two persons."""
+    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", [WEB_GAME], guarded(games_per_client=10_000))
+    with TestClient(app, base_url=OWN, raise_server_exceptions=False) as client:
+        r = client.post("/new", data=FORM)
+        gid = re.search(r'href="/g/([A-Za-z0-9_-]+)\?', r.text).group(1)
+        tokens = re.findall(r'class="seat-link" data-seat="\d+" href="[^"#]*#([A-Za-z0-9_-]+)"', r.text)
+        yield app, client, gid, tokens
+
+
+@pytest.mark.parametrize("name, fields", BAD_FORMS, ids=[b[0] for b in BAD_FORMS])
+def test_a_number_in_a_form_is_ascii_digits_in_range_or_a_422(lenient, name, fields):
+    app, client, _, _ = lenient
+    before = len(app.state.rooms.rooms)
+    r = client.post("/new", data={**FORM, **fields})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] and len(app.state.rooms.rooms) == before
+
+
+@pytest.mark.parametrize("body, headers", [
+    ("&".join(f"f{i}=1" for i in range(200)), {}),  # more fields than a form has
+    ("game=web_game&players=%ff%b2&seed=\udcb2".encode("utf-8", "surrogateescape"), {}),
+    ("players=2", {"content-length": "²".encode()}), ("players=2", {"content-length": "9" * 40}),
+    ("players=2", {"content-length": "-1"}),
+], ids=["fields", "bytes", "length_superscript", "length_huge", "length_negative"])
+def test_a_malformed_form_is_a_4xx(lenient, body, headers):
+    app, client, _, _ = lenient
+    before = len(app.state.rooms.rooms)
+    r = client.post("/new", content=body, headers={"content-type": "application/x-www-form-urlencoded", **headers})
+    assert 400 <= r.status_code < 500, (r.status_code, r.text)
+    assert r.text and len(app.state.rooms.rooms) == before  # a length past Starlette's own bound: its 413 in text
+
+
+BAD_JSON = [("nested_16kb", DEEP), ("nested_in_a_field", '{"token": ' + "[" * 5000 + "]" * 5000 + "}"),
+            ("number_5000_digits", '{"decision": ' + "7" * 5000 + "}"), ("nan", "NaN"), ("infinity", '{"option": Infinity}'),
+            ("lone_surrogate", '{"token": "\\ud800"}'), ("not_utf8", b'{"token": "\xff"}'), ("list", "[1, 2]"),
+            ("token_object", '{"token": {"a": 1}, "decision": 0, "option": 0}'), ("bool_indexes", '{"decision": true, "option": false}'),
+            ("float_indexes", '{"decision": 0.0, "option": 1e400}'), ("kind_list", '{"kind": ["person"]}'),
+            ("lang_object", '{"lang": {"en": 1}}'), ("empty", "")]
+
+
+@pytest.mark.parametrize("name, body", BAD_JSON, ids=[b[0] for b in BAD_JSON])
+def test_a_malformed_json_body_is_a_4xx_with_the_game_untouched(lenient, name, body):
+    app, client, gid, _ = lenient
+    before = state(app)
+    for call in ("answer", "undo", "seat", "view", "log"):
+        r = client.post(f"/api/g/{gid}/{call}", content=body, headers={"content-type": "application/json"})
+        if r.status_code == 200:  # an object naming no seat reads what a spectator may read
+            assert call == "view" and r.json()["seat"] is None, (call, r.text)
+            continue
+        assert 400 <= r.status_code < 500, (call, r.status_code, r.text)
+        assert r.json()["error"]
+    assert state(app) == before
+
+
+@pytest.mark.parametrize("frames", [[b"\x00binary"], [DEEP[:4000]], ["[" * 2000 + "]" * 2000],
+                                    ['{"tokens": []}', b"\xff binary later"], ['{"tokens": []}', "x" * 5000]],
+                         ids=["binary_hello", "deep_hello", "deep_hello_closed", "binary_later", "long_later"])
+def test_a_malformed_websocket_frame_closes_that_socket_with_a_code(lenient, frames):
+    app, client, gid, _ = lenient
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/{gid}") as ws:
+            for frame in frames:
+                ws.send_bytes(frame) if isinstance(frame, bytes) else ws.send_text(frame)
+            for _ in range(5):
+                ws.receive_json()
+    assert closed.value.code in (1003, 1007, 1009, 4400), closed.value.code
+    with client.websocket_connect(f"{WS}/ws/{gid}") as ws:  # the server goes on
+        ws.send_text('{"tokens": []}')
+        assert ws.receive_json()["type"] == "held"
