@@ -21,7 +21,7 @@ from dsl.translations import text_in
 from interpreter.agents.match import Match
 from interpreter.agents.players import AGENT_KINDS, InputEnded, parse_agent_args
 from interpreter.present.phrases import say
-from interpreter.runtime.gamelog import check_log_path, read_log, write_log
+from interpreter.runtime.gamelog import check_log_path, check_undone, read_log, write_log
 from interpreter.runtime.games import CONTENT_DIRS, default_game, load_compiled, locate
 from interpreter.runtime.session import Session
 
@@ -139,6 +139,10 @@ def _resume(args) -> int:
     spec = game.content.manifest["players"]
     if not spec["min"] <= log["players"] <= spec["max"] or set(log["variants"]) - set(game.content.vocabulary.variants):
         raise DiagnosticError([Diagnostic("LOG-GAME", f"{path}: {log['players']} players or the variants {log['variants']} do not fit {game.content.id}")])
+    undone = check_undone(log, game)  # the undos replayed as `rules replay` replays them, before anything is written
+    if undone:
+        raise DiagnosticError([Diagnostic("LOG-MISMATCH", f"{path}: {undone}", None,
+                                          "the log was changed, or written by other content: `rules replay` it to see")])
     kinds = log.get("seats") or [DEFAULT_AGENTS] * log["players"]
     wrong = [f"seat {i + 1} is '{k}'" for i, k in enumerate(kinds) if k not in AGENT_KINDS]
     if len(kinds) != log["players"] or wrong:
