@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import io_error
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -27,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr is None:  # started with stderr closed (2>&-): diagnostics go nowhere rather than fail
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
     if sys.stdout is None:  # started with stdout closed (>&-): Python gives us no stream at all
-        print(Diagnostic("RUN-ERROR", "cannot write the output: standard output is closed",
-                         hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
+        print(io_error("write the output", "(standard output)", "it is closed",
+                       hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
         return 1
     _replace_unprintable()
     parser = build_parser()
@@ -57,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         # Files are read and logs written with their own diagnostics; what is left is the output itself.
         if err.errno in _OUTPUT_ERRORS:  # a full disk, /dev/full: the command's problem, never a line of content's
             _silence_stdout()
-            print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+            print(io_error("write the output", "(standard output)", err).render(), file=sys.stderr)
         else:
-            print(Diagnostic("RUN-ERROR", f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")).render(), file=sys.stderr)
+            print(io_error("read or write", str(err.filename) if err.filename else "a file", err).render(), file=sys.stderr)
         return 1
 
 
@@ -227,7 +228,10 @@ def cmd_serve(args) -> int:
         if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
             raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",
                                               hint="move the file aside (a new one is made in its place) or name another with --db FILE")]) from None
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+        raise DiagnosticError([io_error("open the games database", str(db), _folder_reason(Path(db)) or str(err),
+                                        hint="--db FILE names another")]) from None
+    except OSError as err:  # its folder could not be made
+        raise DiagnosticError([io_error("open the games database", str(db), err, hint="--db FILE names another")]) from None
     from interpreter.runtime.games import load_compiled
     for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
         try:
@@ -245,6 +249,18 @@ def cmd_serve(args) -> int:
         print("  others on this network can join: give them the seat links with this machine's address", flush=True)
     server.run()
     return 0
+
+
+def _folder_reason(path: Path) -> str | None:
+    """Why a file cannot be made at `path`, as far as its folder tells (SQLite says only "unable to open")."""
+    folder = path.parent
+    if path.is_dir():
+        return "it is a folder"
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None
 
 
 def cmd_compile(args) -> int:
@@ -505,11 +521,13 @@ def cmd_schema(args) -> int:
             return 1
         print(f"{target} is up to date")
         return 0
+    if target.is_dir():  # the name given cannot be a file's: the command line's mistake, not the system's
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: it is a folder", hint="--out FILE names a file")])
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write", str(target), err)]) from None
     print(f"wrote {target}")
     return 0
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import io_error
 from dsl.translations import text_in
 from interpreter.agents.match import Match
 from interpreter.agents.players import AGENT_KINDS, InputEnded, parse_agent_args
@@ -286,13 +287,14 @@ def _silence() -> None:
 def _default_log(game_id: str) -> Path | None:
     """A new file in the user's data folder for a person's game played without --log (None if there is none)."""
     base = os.environ.get("XDG_DATA_HOME", "")
+    folder = None
     try:
         root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
         folder = root / "rules" / "unfinished"
         folder.mkdir(parents=True, exist_ok=True)
     except (OSError, RuntimeError) as err:  # no home, a read-only one
-        print(Diagnostic("RUN-ERROR", f"the game cannot be kept in the data folder: {getattr(err, 'strerror', None) or err}",
-                         hint="give it a file with --log FILE").render(), file=sys.stderr)
+        print(io_error("keep the game in", str(folder) if folder else "the data folder", getattr(err, "strerror", None) or str(err),
+                       hint="give it a file with --log FILE").render(), file=sys.stderr)
         return None
     return folder / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span
-from dsl.inputs import char_position, json_depth, read_text, write_file
+from dsl.inputs import char_position, io_error, json_depth, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -61,21 +62,24 @@ def write_log(log: dict, path: Path) -> None:
     try:
         write_file(path, json.dumps(log, ensure_ascii=False, indent=1) + "\n")
     except OSError as err:  # a full disk, /dev/full, a folder removed meanwhile, a link put there meanwhile
-        raise DiagnosticError([Diagnostic("RUN-ERROR", f"cannot write the log {_clip(str(path))}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write the log", _clip(str(path)), err)]) from None
 
 
 def check_log_path(path: Path) -> None:
-    """Before a game is played: a USAGE error if the log could obviously not be written there."""
+    """Before a game is played: an error if the log could obviously not be written there, IO-ERROR when its
+    folder cannot take a file (missing, not a folder, not writable), USAGE when the name itself cannot be one."""
     shown = _clip(str(path))
     name_max = 255
     try:
         folder = path.parent if str(path.parent) else Path(".")
+        if not folder.exists():
+            raise DiagnosticError([io_error("write the log", shown, f"the folder {_clip(str(folder))} does not exist")])
+        if not folder.is_dir():
+            raise DiagnosticError([io_error("write the log", shown, f"{_clip(str(folder))} is a file, not a folder")])
+        if not os.access(folder, os.W_OK) and not (path.is_char_device() and os.access(path, os.W_OK)):
+            raise DiagnosticError([io_error("write the log", shown, f"the folder {_clip(str(folder))} is not writable")])
         if len(path.name.encode("utf-8", "surrogateescape")) > name_max:
             problem = f"the file name is longer than {name_max} bytes"
-        elif not folder.exists():
-            problem = f"the folder {_clip(str(folder))} does not exist"
-        elif not folder.is_dir():
-            problem = f"{_clip(str(folder))} is a file, not a folder"
         elif path.is_symlink():  # in a shared folder, another user's link to the player's own files
             problem = "it is a symbolic link, which is not written through"
         elif path.is_dir():
