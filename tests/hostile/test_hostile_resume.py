@@ -15,15 +15,6 @@ from hostile_runs import unfinished
 BASE = Path(__file__).resolve().parent / "base_game"
 
 
-@pytest.fixture(scope="module")
-def base_log(tmp_path_factory) -> dict:
-    folder = tmp_path_factory.mktemp("base")
-    shutil.copytree(BASE, folder / "game")
-    code, out = run_rules(("play", str(folder / "game"), "--quiet", "--log", str(folder / "log.json")), "", 30)
-    assert code == 0, out
-    return json.loads((folder / "log.json").read_text(encoding="utf-8"))
-
-
 # Each undo is made of the whole base game's decisions, then the log is cut after its first decision.
 FIRST_TWO = lambda decisions: decisions[:2]  # noqa: E731 - (the base game asks P1, then P2, once each)
 FORGED = [
