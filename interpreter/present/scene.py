@@ -30,8 +30,7 @@ class Card:
     ink: str  # text and icon colour readable on `colour`
     icon: str
     badges: list = field(default_factory=list)  # [(word, number as text)]
-    values: list = field(default_factory=list)  # its shown variables [(word, value)]
-    text: str = ""  # its printed text
+    values: list = field(default_factory=list)  # its shown variables [(word, value)] (its printed text: TableModel.texts)
     count: int = 1
     back: bool = False  # drawn face down: only what its back shows
     token: bool = False  # a token rather than a card
@@ -121,13 +120,16 @@ class Painter:
         self.pickable, self.before = pickable, before
         self.icons: set = set()
         self.faces: dict = {}
+        self.words: dict = {}  # attribute -> its word (badges repeat a few names on many cards)
         self.player_vars = state.player_vars
 
     def seat_colour(self, seat) -> str:
         return self.looks.seat_colour(seat, self.player_vars)
 
     def card(self, item, owner: int | None, token: bool = False) -> Card:
-        ref = next((r for r in item.refs if r in self.pickable), item.ref)  # a stack answers for any copy an option names
+        ref = item.ref
+        if self.pickable and len(item.refs) > 1 and ref not in self.pickable:  # a stack answers for any copy an option names
+            ref = next((r for r in item.refs if r in self.pickable), ref)
         e = self.state.entities.get(ref) if ref is not None else None
         if e is None:  # not seen: only what its back shows (its words, and the value the back shows)
             colour = self._back_colour(item.back)
@@ -141,9 +143,10 @@ class Painter:
         icon = self._icon(look.icon.of(e.attrs, e.kind) if look.icon else None) or self._icon(self.looks.back)
         pr = self.pr
         names = look.badges if look.badges is not None else [k for k, v in e.attrs.items() if type(v) is int and k != "copies"]
-        badges = [(pr.word(k), str(e.attrs[k])) for k in names if type(e.attrs.get(k)) is int]
+        words = self.words
+        badges = [(words.get(k) or words.setdefault(k, pr.word(k)), str(e.attrs[k])) for k in names if type(e.attrs.get(k)) is int]
         card = Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
-                    list(item.values), pr.card_text(e), item.count, False, token or look.shape == "token",
+                    list(item.values), item.count, False, token or look.shape == "token",
                     e.id in self.pickable, self.before is not None and e.id not in self.before)
         self.faces[e.id] = card
         return card
