@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dsl.diagnostics import Report, Span, did_you_mean
@@ -306,7 +306,7 @@ class _Reader:
         track = Track(label, how, name, icon=self._icon(raw["icon"], path + ("icon",)) if raw.get("icon") else None)
         positions = raw.get("positions")
         if isinstance(positions, list):
-            track = _replace(track, positions=tuple(positions))
+            track = replace(track, positions=tuple(positions))
         elif isinstance(positions, dict):
             high = positions["to"]
             if isinstance(high, str):
@@ -315,27 +315,22 @@ class _Reader:
                     self.report.error("LOOKS-VALUE", f"looks: track {i + 1}: `to:` is a number or `players + N`", self.where(*path, "positions", "to"))
                     return None
                 k = int(m.group(2) or 0) * (-1 if m.group(1) == "-" else 1)
-                track = _replace(track, low=positions.get("from", 0), high_players=k)
+                track = replace(track, low=positions.get("from", 0), high_players=k)
             else:
-                track = _replace(track, low=positions.get("from", 0), high=high)
+                track = replace(track, low=positions.get("from", 0), high=high)
         elif how != "order" and var.type in self.voc.enums:
-            track = _replace(track, positions=tuple(self.voc.enums[var.type]))
+            track = replace(track, positions=tuple(self.voc.enums[var.type]))
         elif how != "order":
             self.report.error("LOOKS-VALUE", f"looks: track {i + 1} over the number '{name}' needs `positions:`", self.where(*path),
                               "`positions: {from: 0, to: 6}` or a list of the values it can take")
             return None
         labels = raw.get("labels")
         if isinstance(labels, list):
-            track = _replace(track, labels=tuple(str(x) for x in labels))
+            track = replace(track, labels=tuple(str(x) for x in labels))
         elif isinstance(labels, dict):
             zone = labels["zone"]
             if zone not in self.voc.zones:
                 self.report.error("REF-UNDEF", f"looks: track {i + 1}: no zone '{zone}'", self.where(*path, "labels", "zone"), did_you_mean(zone, self.voc.zones))
             elif self._attribute(labels["attribute"], path + ("labels", "attribute")):
-                track = _replace(track, labels_from=(zone, labels["attribute"]))
+                track = replace(track, labels_from=(zone, labels["attribute"]))
         return track
-
-
-def _replace(track: Track, **changes) -> Track:
-    from dataclasses import replace
-    return replace(track, **changes)
