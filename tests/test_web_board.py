@@ -86,7 +86,7 @@ def test_the_board_is_drawn_from_the_table_model():
     pytest.importorskip("jinja2")
     from interpreter.web.board import board, colour
     game = load_compiled("agot")
-    session = Session(game, 3, 2)
+    session = Session(game, 3, 2, ("houses_fixed",))  # the board after setup: P3 leads Stark
     model = table_model(session, 0)
     drawn = board(model, game.content.vocabulary.table.board, {"winterfell"})
     assert len(drawn.nodes) == len(model.areas) > 30 and len(drawn.edges) > len(drawn.nodes)  # areas in play at 3
