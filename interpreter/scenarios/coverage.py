@@ -1,10 +1,11 @@
 """Rule coverage: which lines of a game's rule text and card effects its scenarios executed (`rules test --coverage`).
 
-Nothing is added to the generated code and nothing runs when coverage is off. While scenarios run under
-`LineTrace`, a trace function (sys.settrace) follows only the frames of generated rule code (their file names
-are `<rules ...>`, codegen.declarations) and records the generated lines that ran; every generated line
-carries the span of the rule text it was written for (codegen.source.Writer, the map run-time errors use),
-so the generated lines that ran name the rule lines that ran.
+Nothing is added to the generated code and nothing runs when coverage is off. A coverage run plays each game
+compiled once more for it (CompiledGame.for_coverage: no rule function inlined into its callers, so that each
+runs under its own lines); while scenarios run under `LineTrace`, a trace function (sys.settrace) follows only
+the frames of generated rule code (their file names are `<rules ...>`, codegen.declarations) and records the
+generated lines that ran. Every generated line carries the span of the rule text it was written for
+(codegen.source.Writer, the map run-time errors use), so the generated lines that ran name the rule lines that ran.
 
 An executable line of rule text is the first line of a statement (`let`, `move`, a call, `if`, `for`,
 `choose`, ...), of an `elif` condition, and of the expression a function or a modifier computes (its body,
@@ -197,8 +198,7 @@ def shown_path(path: str) -> str:
 
 def shown_percent(value: float) -> str:
     """One decimal, never rounded up to a whole 100 (as coverage tools show it)."""
-    text = f"{int(value * 10) / 10:.1f}"
-    return text
+    return f"{int(value * 10) / 10:.1f}"
 
 
 def ranges(lines: list) -> str:
