@@ -251,18 +251,29 @@ def listing(f: FileCoverage, text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def game_file(path: str, root: Path) -> Path | None:
+    """The file of the game folder `root` that a span's path names, however diagnostics name files (absolute, from
+    the working folder, from the repository or from the game's folder): the one whose path in the game ends it."""
+    named = path.replace("\\", "/")
+    best = None
+    for file in root.rglob("*"):
+        rel = file.relative_to(root).as_posix()
+        if file.is_file() and (named == str(file) or named == rel or named.endswith("/" + rel)):
+            if best is None or len(rel) > len(best.relative_to(root).as_posix()):
+                best = file
+    return best
+
+
 def write_listings(reports: list, folder: Path) -> list:
     """One annotated copy of every covered file, as FOLDER/GAME/<its path in the game>,cover; the files written."""
     written = []
     for report in reports:
         root = Path(report.root)
         for f in report.files:
-            source = Path(f.path)
-            try:
-                rel = source.resolve().relative_to(root.resolve())
-            except ValueError:
-                rel = Path(source.name)
-            target = folder / report.game / (str(rel) + ",cover")
+            source = game_file(f.path, root)
+            if source is None:  # a span outside the game's folder: nothing to annotate
+                continue
+            target = folder / report.game / (source.relative_to(root).as_posix() + ",cover")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(listing(f, source.read_text(encoding="utf-8")), encoding="utf-8")
             written.append(target)
