@@ -89,7 +89,7 @@ def test_the_board_is_drawn_from_the_table_model():
     from interpreter.present.scene_board import static_board
     from interpreter.present.words import Presenter
     game = load_compiled("agot")
-    session = Session(game, 3, 2)
+    session = Session(game, 3, 2, ("houses_fixed",))  # the board after setup: P3 leads Stark
     model = table_model(session, 0)
     state, spec = session.state, game.content.vocabulary.table
     pr = Presenter(state, 0)

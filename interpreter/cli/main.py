@@ -148,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
     ts.add_argument("paths", nargs="+", type=Path)
+    ts.add_argument("--coverage", action="store_true", help="also report which lines of each game's rule text and card "
+                    "effects the scenarios executed: per file, with the lines missed")
+    ts.add_argument("--listing", type=Path, metavar="DIR", help="with --coverage: write an annotated copy of each rule "
+                    "file to DIR (> executed, ! not executed)")
+    ts.add_argument("--json", action="store_true", help="print the results (and the coverage) as JSON")
     ts.set_defaults(handler=cmd_test)
 
     sc = sub.add_parser("schema", help="write a game's component schema for editors", description="Write schemas/games/GAME.schema.json from the game's vocabulary, for editors' YAML validation.")
@@ -498,6 +503,9 @@ def cmd_test(args) -> int:
     files = find_scenarios(list(args.paths))
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
+    if args.coverage or args.listing or args.json:
+        from interpreter.scenarios.coverage import report_run
+        return report_run(files, run_scenario, args.coverage or bool(args.listing), args.listing, args.json)
     failed = 0
     for path in files:
         outcome = run_scenario(path)
