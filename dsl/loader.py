@@ -16,6 +16,7 @@ from dsl.lint import lint
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.board_layout import read_layout
+from dsl.bots_spec import BotsSpec, read_bots_spec
 from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
 from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
@@ -53,6 +54,7 @@ class GameContent:
     translations: Translations = field(default_factory=Translations)
     content_hash: str = ""
     report: Report = field(default_factory=Report)
+    bots: BotsSpec = field(default_factory=BotsSpec)  # what bots judge a position by (dsl.bots_spec)
 
     @property
     def id(self) -> str:
@@ -178,6 +180,7 @@ def _load_game(root: Path, texts: dict) -> GameContent:
                                                                   if sig.kind == "function"}, report, found.option_names)
     if voc.table.board.get("layout") is not None:  # where each area is drawn (dsl.board_layout)
         read_layout(root, voc.table.board["layout"], doc, voc, content.entity_ids, voc.table.board, report)
+    content.bots = read_bots_spec(manifest.get("bots"), doc, voc, checker, report)
     functions = {n for n, sig in checker.signatures.items() if sig.kind == "function"} | set(voc.card_functions)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report, functions)
     _localize(content)

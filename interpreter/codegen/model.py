@@ -73,6 +73,7 @@ class CompiledGame:
     start_states: dict = field(default_factory=dict)  # (players, variants) -> the state before setup (runtime.start)
     card_table: object = None  # CardFunctions, made when first asked for (card_functions)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
+    evaluation: object = None  # fn(rt, seat) -> number: the manifest's `bots: evaluation:` (dsl.bots_spec)
 
     @property
     def card_functions(self) -> "CardFunctions":
