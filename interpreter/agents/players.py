@@ -239,7 +239,20 @@ def parse_agent_args(pairs: list[str]) -> dict:
     return out
 
 
+def agent_spec(text: str) -> tuple:
+    """An agent as `--agents` names it: a kind, optionally with settings of its own, `ismcts:simulations=50:horizon=0`
+    (a ladder rates several settings of one agent): (kind, {setting: value}); a USAGE error for anything else."""
+    kind, *pairs = text.strip().split(":")
+    kind = kind.strip()
+    if kind not in AGENT_KINDS:
+        raise DiagnosticError([Diagnostic("USAGE", f"no agent '{kind[:40]}'", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
+    return kind, parse_agent_args(pairs)
+
+
 def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
+    if ":" in kind:  # an agent with settings of its own, over the common ones
+        kind, own = agent_spec(kind)
+        options = {**(options or {}), **own}
     if kind == "random":
         return RandomAgent(seed * 7919 + seat + 1)
     if kind == "human":
