@@ -25,6 +25,7 @@ class GreedyAgent:
         self.session = None
         self.line = None
         self.sampler = None  # line.sample, or a stand-in (tests: the same world whatever the game's hidden cards)
+        self.judge = None  # judgement.Judge: the game's evaluation unless set (tuning another one)
 
     def attach(self, session) -> None:
         """Follow this game (the agent reads the answers given in it, never its state)."""
@@ -61,4 +62,4 @@ class GreedyAgent:
 
     def choose_values(self, session) -> list[float]:
         """Each option's chance to win for this seat, one move ahead on a world of the agent's own."""
-        return one_ahead(session, self.seat)
+        return one_ahead(session, self.seat, self.judge)

@@ -9,18 +9,56 @@ on the same footing as a finished game (the winners share 1): the values sum to 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen import RunLimit
 from interpreter.runtime.failures import _explain
 
 
-def evaluations(session) -> list | None:
-    """The game's evaluation of each seat on this table (None: the game declares nothing to value).
-    A failure is content's: a RUN-ERROR (or RUN-LIMIT) naming the evaluation, never a traceback."""
-    fn = session.game.evaluation
-    if fn is None:
+@dataclass(frozen=True)
+class Judge:
+    """An evaluation: fn(rt, seat) -> number, its scale, and its text (for errors)."""
+    fn: object
+    scale: float
+    text: str
+
+
+def game_judge(game) -> Judge | None:
+    """The game's own evaluation (`bots:` in its manifest, else its table's score), None if it has none."""
+    if game.evaluation is None:
         return None
+    return Judge(game.evaluation, game.content.bots.scale, game.content.bots.text)
+
+
+def judge_of(game, text: str, scale: float = 1) -> Judge:
+    """Another evaluation of the game, written as the manifest's would be (a number for `you`), checked and
+    compiled as it is: for tuning an evaluation before it goes into the manifest, or a bot of one's own."""
+    from dsl.bots_spec import PLAYER
+    from dsl.diagnostics import Report, Source
+    from dsl.parser import parse_expression
+    from dsl.types import Scope
+    from interpreter.codegen import compile_expression
+    node = parse_expression(Source("evaluation", text))
+    checker = game.content.checker
+    saved, checker.report = checker.report, Report()
+    try:
+        found = checker.expr(node, Scope({PLAYER: "player"}))
+        problems = checker.report.diagnostics
+    finally:
+        checker.report = saved
+    if problems or found not in ("number", "any"):
+        raise DiagnosticError(problems or [Diagnostic("TYPE-MISMATCH", f"an evaluation is a number, not a {found}")])
+    return Judge(compile_expression(game, node, (PLAYER,)), scale, text)
+
+
+def evaluations(session, judge: Judge | None = None) -> list | None:
+    """The evaluation of each seat on this table (the game's unless `judge` says otherwise; None: nothing to
+    value). A failure is content's: a RUN-ERROR (or RUN-LIMIT) naming the evaluation, never a traceback."""
+    judge = judge or game_judge(session.game)
+    if judge is None:
+        return None
+    fn = judge.fn
     rt = session.rt
     steps, calls = rt.steps, rt.calls  # the evaluation is no step of the game: its budget is its own
     rt.steps = rt.calls = 0
@@ -30,7 +68,7 @@ def evaluations(session) -> list | None:
         raise
     except Exception as exc:  # noqa: BLE001 - content's failure, told in the rules' words
         code = "RUN-LIMIT" if isinstance(exc, RunLimit) else "RUN-ERROR"
-        raise DiagnosticError([Diagnostic(code, f"the bots' evaluation ({session.game.content.bots.text}): {_explain(exc)}",
+        raise DiagnosticError([Diagnostic(code, f"the bots' evaluation ({judge.text}): {_explain(exc)}",
                                           session.where(exc))]) from None
     finally:
         rt.steps, rt.calls = steps, calls
@@ -45,16 +83,17 @@ def chances(values: list, scale: float) -> list[float]:
     return [w / total for w in weights]
 
 
-def value(session) -> list[float]:
+def value(session, judge: Judge | None = None) -> list[float]:
     """Each seat's chance to win as the evaluation sees this table; at the end, the game's own returns
     (the winners share 1); equal shares when the game declares nothing to value."""
     players = session.state.players
     if session.pending is None:
         return finished(session)
-    values = evaluations(session)
+    judge = judge or game_judge(session.game)
+    values = evaluations(session, judge)
     if values is None:
         return [1.0 / players] * players
-    return chances(values, session.game.content.bots.scale)
+    return chances(values, judge.scale)
 
 
 def finished(session) -> list[float]:
@@ -67,7 +106,7 @@ def finished(session) -> list[float]:
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(players)]
 
 
-def one_ahead(session, seat: int) -> list[float]:
+def one_ahead(session, seat: int, judge: Judge | None = None) -> list[float]:
     """Each option of `session`'s pending decision valued for `seat`: its chance to win by the evaluation once
     that option is answered on a copy (`Session.copy`) of a table of the bot's own (a sampled world, a copy)."""
     out = []
@@ -75,7 +114,7 @@ def one_ahead(session, seat: int) -> list[float]:
         ahead = session.copy()
         ahead.keep_labels = False  # nobody reads this copy's labels nor its lines (a copy has no listener)
         ahead.answer(index)
-        out.append(value(ahead)[seat])
+        out.append(value(ahead, judge)[seat])
         unlink(ahead)
     return out
 
