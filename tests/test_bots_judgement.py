@@ -150,3 +150,46 @@ def test_greedy_breaks_ties_with_its_own_seeded_rng(tmp_path):
     runs = [picks(seed) for seed in range(6)]
     assert runs == [picks(seed) for seed in range(6)]  # its own RNG, seeded
     assert {a for run in runs for a in run} == {0, 1}  # every option alike: both taken
+
+
+def test_the_search_values_its_leaves_and_ranks_its_moves_by_the_evaluation():
+    pytest.importorskip("pyspiel")
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts
+
+    from interpreter.agents.ismcts_agent import _keyed
+    from interpreter.agents.ismcts_evaluator import JudgedRollouts
+    from interpreter.agents.openspiel_game import RulesState, load_game
+    game = load_game("kings_bounty", players=2, seed=7, actions="indices")
+    state = game.new_initial_state()
+    evaluator = JudgedRollouts(0, np.random.RandomState(1), prior_depth=1)
+    rng = random.Random(3)
+    while True:  # on to a decision whose options the evaluation tells apart
+        world = RulesState(game, sample(state.line, state.current_player(), rng))
+        options = one_ahead(world.line.session, world.current_player())
+        if len(set(options)) > 2:
+            break
+        state.apply_action(rng.randrange(len(state.legal_actions())))
+    evaluator.root = len(world.line.answers)
+    prior = dict(evaluator.prior(world))
+    assert max(prior, key=prior.get) in [i for i, v in enumerate(options) if v == max(options)]
+    assert len(set(prior.values())) > 1 and sum(prior.values()) == pytest.approx(1)
+    ahead = world.clone()
+    ahead.apply_action(0)
+    assert set(dict(evaluator.prior(ahead)).values()) == {1 / len(ahead.legal_actions())}  # past prior_depth: alike
+    assert list(evaluator.evaluate(ahead.clone())) == pytest.approx(value(ahead.line.session))  # horizon 0: the value now
+
+    bot = _keyed(ismcts)(game, evaluator, 1.0, 10, random_state=np.random.RandomState(1))
+    bot.widening = 1.0
+    node = ismcts.ISMCTSNode()
+    node.prior_map, node.total_visits = prior, 0
+    legal = list(prior)
+    expanded = []
+    for visits in range(8):
+        node.total_visits = visits
+        action = bot.check_expand(node, legal)
+        if action != ismcts.pyspiel.INVALID_ACTION:
+            expanded.append(action)
+            node.child_info[action] = ismcts.ChildInfo(1, 0.5, prior[action])
+    assert expanded == sorted(legal, key=lambda a: -prior[a])[:len(expanded)]  # best-ranked first
+    assert len(expanded) == 3  # at most widening * sqrt(visits + 1) children: 3 after 8 visits
