@@ -193,3 +193,21 @@ def test_the_search_values_its_leaves_and_ranks_its_moves_by_the_evaluation():
             node.child_info[action] = ismcts.ChildInfo(1, 0.5, prior[action])
     assert expanded == sorted(legal, key=lambda a: -prior[a])[:len(expanded)]  # best-ranked first
     assert len(expanded) == 3  # at most widening * sqrt(visits + 1) children: 3 after 8 visits
+
+
+@pytest.mark.parametrize("name, players, variants", [("kings_bounty", 3, ("experienced",)), ("btwixt", 4, ("advanced",)),
+                                                     ("agot", 3, ("houses_chosen", "tides_of_battle"))])
+def test_each_games_evaluation_reads_a_number_all_game_long(name, players, variants):
+    game = load_compiled(name)
+    assert game.content.bots.declared
+    session = Session(game, players, 2, variants)
+    rng = random.Random(2)
+    read = 0
+    while session.pending is not None:
+        if len(session.history) % 7 == 0:
+            values = evaluations(session)
+            assert len(values) == players and all(type(v) is int for v in values)
+            read += 1
+        session.answer(rng.randrange(len(session.pending.values)))
+    assert read > 10 and value(session) == pytest.approx([1 / len(session.result.winners) if p in session.result.winners
+                                                           else 0 for p in range(players)])
