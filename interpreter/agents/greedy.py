@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import random
 
-from dsl.diagnostics import Diagnostic, DiagnosticError
-from interpreter.agents.judgement import one_ahead, unlink
+from interpreter.agents.judgement import catch_up, one_ahead, unlink
 
 
 class GreedyAgent:
@@ -36,13 +35,7 @@ class GreedyAgent:
         self.sampler = self.sampler or sample
 
     def decide(self, decision, view) -> int:
-        if self.session is None:
-            raise DiagnosticError([Diagnostic("USAGE", "the greedy agent plays only a game it is attached to")])
-        history = self.session.history
-        if self.line.answers != history[:len(self.line.answers)]:
-            raise DiagnosticError([Diagnostic("RUN-ERROR", "the greedy agent lost track of the game")])
-        for answer in history[len(self.line.answers):]:
-            self.line.apply(answer)
+        catch_up(self, "greedy")
         n = len(decision.values)
         if n == 1:
             return 0

@@ -93,14 +93,9 @@ class ISMCTSAgent:
         return RulesState(state.get_game(), world)
 
     def decide(self, decision, view) -> int:
-        if self.session is None:
-            raise DiagnosticError([Diagnostic("USAGE", "the ismcts agent plays only a game it is attached to")])
+        from interpreter.agents.judgement import catch_up
         from interpreter.agents.openspiel_game import RulesState
-        history = self.session.history
-        if self.line.answers != history[:len(self.line.answers)]:
-            raise DiagnosticError([Diagnostic("RUN-ERROR", "the ismcts agent lost track of the game")])
-        for answer in history[len(self.line.answers):]:
-            self.line.apply(answer)
+        catch_up(self, "ismcts")
         if len(decision.values) == 1:
             return 0
         from interpreter.agents.line import NoWorld, Sampling

@@ -128,3 +128,15 @@ def unlink(session) -> None:
         e.zones = None
         e.attrs = None  # a copy's own attributes naming components (the copy shares the others, untouched here)
     session.rt.resolver = None
+
+
+def catch_up(agent, name: str) -> None:
+    """A search agent's own line (`agent.line`, the game it follows: line.Line) given the answers of the game it
+    is attached to (`agent.session`) since it last decided; the agent reads those answers, never that game's state."""
+    if agent.session is None:
+        raise DiagnosticError([Diagnostic("USAGE", f"the {name} agent plays only a game it is attached to")])
+    history, line = agent.session.history, agent.line
+    if line.answers != history[:len(line.answers)]:
+        raise DiagnosticError([Diagnostic("RUN-ERROR", f"the {name} agent lost track of the game")])
+    for answer in history[len(line.answers):]:
+        line.apply(answer)
