@@ -28,6 +28,8 @@ def compile_game(content: GameContent, for_coverage: bool = False) -> CompiledGa
     unit.analyse(list(all_decls(content.modules)))  # nested `until` abilities count too
     unit.declare([(m, d) for m in content.modules for d in m.decls])
     unit.finish()
+    if content.bots.evaluation is not None:  # the manifest's `bots: evaluation:` (dsl.bots_spec), for the bots
+        unit.game.evaluation = compile_expression(unit.game, content.bots.evaluation, ("you",))
     return unit.game
 
 

@@ -76,6 +76,7 @@ class CompiledGame:
     # Compiled for rule coverage (scenarios.coverage): no rule function is inlined into its callers, so that each
     # runs as its own generated function under its own span; the same game otherwise, only slower.
     for_coverage: bool = False
+    evaluation: object = None  # fn(rt, seat) -> number: the manifest's `bots: evaluation:` (dsl.bots_spec)
 
     @property
     def card_functions(self) -> "CardFunctions":
