@@ -6,7 +6,9 @@ list of answers given so far, and the live engine (a Session) that observations,
 rewards read. A copy copies the engine (`Session.copy`, without replaying); only a line rebuilt from
 its answers (unpickled, or a sampled world) replays them.
 
-Chance lives inside the engine's seeded RNG: given its world, a line is deterministic.
+Chance lives inside the engine's seeded RNG (every draw goes through the runtime's chance step): given its
+world, a line is deterministic. A line may have a `limit` of answers (the adapters' max_game_length): a game
+still going then is over, truncated, a draw.
 
 What a player knows of a line is its *record*: every log line told to everyone or to that player,
 every answer it gave (its label rendered through the player's view), that another player decided,
@@ -19,8 +21,6 @@ import json
 import random
 import weakref
 
-from dataclasses import dataclass, field
-
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -30,20 +30,12 @@ from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter, prompt
+from interpreter.agents.dealer import Dealer, Draw, Sampling, _clock, _reseed  # noqa: F401 - Sampling: for users of this module
 from interpreter.agents.record import HIDDEN, asked, named as _named, said, seen_by_each, shown_label, told, visible_ids, worded
 
 # Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
 # that saves a replay, never a source of truth (the unpickled line checks it is the same game at the same point).
 _LIVE: "weakref.WeakValueDictionary[str, Line]" = weakref.WeakValueDictionary()
-
-
-@dataclass(frozen=True)
-class Draw:
-    """How a sampled world deals the components its player has not seen (see `Dealer`)."""
-
-    known: dict  # entity id -> the last point (answers given) at which the player saw that component
-    backs: dict  # entity id -> what its back shows the player now (a face-down token on the table)
-    seed: int  # the dealer's own numbers, apart from the game's
 
 
 def _record(name: str) -> property:
@@ -85,6 +77,7 @@ class Line:
         self._template: Line | None = None  # see `from_template`
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
+        self.limit: int | None = None  # the most answers: a game still going then is over, truncated (a draw)
 
     # ------------------------------------------------------------ the record, built when first read if lazy
     steps = _record("_steps")
@@ -176,7 +169,7 @@ class Line:
         """The same game at the same point, with an engine of its own (`Session.copy`: no replay)."""
         new = Line.__new__(Line)
         new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
-        new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
+        new.draw, new.reseed, new.told, new.limit = self.draw, self.reseed, self.told, self.limit
         new._lazy = self._lazy
         new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
         new._labels, new.taken, new.picked = list(self._labels), list(self.taken), list(self.picked)
@@ -203,7 +196,7 @@ class Line:
         pyspiel hands a Python state to its observers by pickling it within the process; so that such a
         copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
         process while this line lives at the same point, the copy copies its engine instead."""
-        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
+        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers", "limit",
                                                 "steps", "labels", "events", "seen", "told", "picked", "taken")}
         data["game"] = str(self.game.content.root)
         data["events"] = worded(self.events, lambda: self.session.state)  # words, not the state they were told in
@@ -236,7 +229,12 @@ class Line:
 
     @property
     def finished(self) -> bool:
-        return (self._session or self.session).pending is None
+        return (self._session or self.session).pending is None or (self.limit is not None and len(self.answers) >= self.limit)
+
+    @property
+    def truncated(self) -> bool:
+        """Over at `limit` answers with the game still going."""
+        return self.limit is not None and len(self.answers) >= self.limit and (self._session or self.session).pending is not None
 
     def to_act(self) -> int:
         """The seat that answers the pending decision (a decision naming nobody falls to the first seat)."""
@@ -281,7 +279,9 @@ class Line:
             self.picked = []
 
     def returns(self) -> list[float]:
-        """At the end: the winners share 1, the others get 0; with no winner everyone gets an equal share."""
+        """At the end: the winners share 1, the others get 0; with no winner (or truncated) everyone gets an equal share."""
+        if self.truncated:
+            return [1.0 / self.players] * self.players
         result = self.session.result
         if self.session.pending is not None or result is None:
             return [0.0] * self.players
@@ -351,99 +351,6 @@ class Line:
 
 
 # ---------------------------------------------------------------- sampling a world
-class Dealer(random.Random):
-    """The engine's RNG in a sampled world: the game's own numbers, with what the player has not seen dealt anew.
-
-    It draws the same numbers as the game's RNG, so every outcome of chance a player could see (who goes
-    first, which races leave, where a component it knows went) comes out as it did. But wherever the
-    rules shuffle components or pick some at random, the components the sampling player has not seen
-    since are first dealt among their places with the dealer's own numbers: each may land wherever any
-    of them could, and nothing of where they truly lie is kept. `stand` follows which component stands
-    in the place of which, so that another player's answer naming one follows it.
-    """
-
-    def __init__(self, rng: random.Random, draw: Draw):
-        super().__init__(0)
-        self.setstate(rng.getstate())
-        self.draw = draw
-        self.deals = random.Random(draw.seed)
-        self.now = 0  # answers given when the rules draw (`_clock`): setup draws at 0
-        self.dealing = True  # until the point the world was drawn at; the RNG is reseeded there
-        self.stand: dict = {}  # id in the game the world was drawn from -> id of the component in its place here
-        self.stood: dict = {}  # and back
-
-    def shuffle(self, x) -> None:
-        if self.dealing:
-            self._deal(x)
-        super().shuffle(x)
-
-    def choice(self, seq):
-        if self.dealing:
-            seq = list(seq)
-            self._deal(seq)
-        return super().choice(seq)
-
-    def sample(self, population, k, *, counts=None):
-        if self.dealing and counts is None:
-            population = list(population)
-            self._deal(population)
-        return super().sample(population, k, counts=counts)
-
-    def _deal(self, seq: list) -> None:
-        """Deal the components in `seq` that the player has not seen since among their places (in place).
-
-        A place stays as it is if the player saw what lies there at this point or later; the others are
-        dealt among themselves, those whose back the player sees (a face-down token) among those with the
-        same back."""
-        groups: dict = {}
-        known, backs = self.draw.known, self.draw.backs
-        for i, x in enumerate(seq):
-            if isinstance(x, Entity):
-                truth = self.stood.get(x.id, x.id)
-                if known.get(truth, -1) < self.now:
-                    groups.setdefault(backs.get(truth), []).append(i)
-        moves = []
-        for places in groups.values():
-            if len(places) > 1:
-                dealt = [seq[i] for i in places]
-                self.deals.shuffle(dealt)
-                for i, x in zip(places, dealt):
-                    moves.append((self.stood.get(seq[i].id, seq[i].id), x.id))
-                    seq[i] = x
-        for truth, here in moves:
-            self.stand[truth] = here
-            self.stood[here] = truth
-
-
-def _clock(state, answers: int) -> None:
-    """Tell a sampled world's dealer how many answers have been given (what the player saw since counts)."""
-    if isinstance(state.rng, Dealer):
-        state.rng.now = answers
-
-
-def _reseed(state, seed: int) -> None:
-    """The point a world was drawn at: the chance still to come is new, and nothing more needs dealing."""
-    state.rng.seed(seed)
-    if isinstance(state.rng, Dealer):
-        state.rng.dealing = False
-
-
-class Sampling:
-    """Counts of how sampled worlds were found, for reports and tests."""
-    dealt = 0  # the unseen components dealt anew, and the world reads exactly as the player's record
-    imperfect = 0  # no dealt world fitted the record: one whose past differs where it reads otherwise
-    attempts = 0  # worlds dealt and replayed, fitting or not
-    no_world = 0  # decisions an agent took without a search, as no world could be drawn (`NoWorld`)
-
-    @classmethod
-    def counts(cls) -> dict:
-        return {"dealt": cls.dealt, "imperfect": cls.imperfect, "attempts": cls.attempts, "no_world": cls.no_world}
-
-    @classmethod
-    def reset(cls) -> None:
-        cls.dealt = cls.imperfect = cls.attempts = cls.no_world = 0
-
-
 def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> Line:
     """A line `player` cannot tell from this one: same record, same view, same options.
 

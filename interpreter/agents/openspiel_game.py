@@ -13,8 +13,11 @@
   with `actions="indices"`, the index of an option of the pending decision (at most `max_actions`).
 - Each state keeps a live engine: observations, legal actions and returns read the current state;
   `clone()` copies the engine (`Session.copy`) without replaying the game.
-- Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
-  deterministic (no chance nodes): load it with another seed for another deal.
+- Chance: sampled (`SAMPLED_STOCHASTIC`): every draw of the rules (the runtime's chance step) comes from
+  the state's own seeded RNG, and each `new_initial_state()` deals a new game: the first one of a game
+  loaded with `seed` S >= 0 is the engine's game S (as `rules simulate` and `rules play --seed S` deal it),
+  the next ones seeds drawn from S; with the default seed -1 they are drawn from the system's entropy
+  (`state.line.seed` says which deal a state is, and `new_initial_state(seed=S)` deals game S).
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
 - Observation string: the player's view (`interpreter.present.observed.observed`: a component it
   cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when it is
@@ -25,7 +28,10 @@
   knows (`line.sample`); OpenSpiel's information-set MCTS searches through it.
 
 Parameters: players, seed, variants (comma-separated), actions ("fixed" or "indices"), max_actions
-(options a decision may have, with "indices"), max_game_length.
+(options a decision may have, with "indices"). The game pickles (its name, parameters and deals made), and
+so does a state (its game, deal and answers). `max_game_length` is the manifest's `max_decisions` times
+the most actions a decision takes (`ActionSpace.most_words`): a game still going after `max_decisions`
+decisions ends there, truncated, everyone getting an equal share (a draw).
 """
 from __future__ import annotations
 
@@ -44,6 +50,7 @@ from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
 from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line, sample, shown_label
+from interpreter.agents.record import whole_table
 from interpreter.core.decisions import player_label
 from interpreter.present.views import can_see
 from interpreter.present.words import prompt
@@ -51,7 +58,7 @@ from interpreter.runtime.games import known_games, load_compiled, locate
 
 PREFIX = "rules_"
 MAX_ACTIONS = 512
-MAX_GAME_LENGTH = 100_000
+DECISIONS = 100_000  # a game's decisions where its manifest declares no max_decisions
 ACTIONS = ("fixed", "indices")
 _registered: dict = {}  # game folder -> its OpenSpiel short name (pyspiel's registry is process-wide too)
 # a game's name as `load_game` was given it -> (its short name, the compiled game): finding the folder on disk
@@ -75,13 +82,13 @@ def register(game_name: str) -> str:
     if not isinstance(spec.get("min"), int) or not isinstance(spec.get("max"), int):
         raise DiagnosticError([Diagnostic("USAGE", f"{root.name}: the manifest names no player counts")])
     name = short_name(root.name)
-    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "", "actions": "fixed",
-                "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
+    defaults = {"players": spec.get("default") or spec["min"], "seed": -1, "variants": "", "actions": "fixed",
+                "max_actions": MAX_ACTIONS}
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{manifest.get('name', name)} (rules language)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -93,8 +100,11 @@ def register(game_name: str) -> str:
         provides_observation_tensor=True,
         parameter_specification=defaults)
 
-    # one class per game, as OpenSpiel's own Python games register a class
-    cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": str(root), "DEFAULTS": defaults})
+    # one class per game, as OpenSpiel's own Python games register a class (pyspiel needs a class; a game pickles
+    # through `RulesGame.__reduce__`, by the name it was registered under, not by its class)
+    ref = root.name if locate(root.name) == root else str(root)
+    cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": str(root), "DEFAULTS": defaults,
+                                                        "REF": ref})
     pyspiel.register_game(game_type, cls)
     _registered[root] = name
     return name
@@ -140,7 +150,7 @@ def _parts(name: str, players: int) -> tuple:
 
 
 class RulesGame(pyspiel.Game):
-    GAME_TYPE = GAME_NAME = DEFAULTS = COMPILED = None  # set for each game by `register` (COMPILED when first made)
+    GAME_TYPE = GAME_NAME = DEFAULTS = COMPILED = REF = None  # set for each game by `register` (COMPILED when first made)
 
     def __init__(self, params: dict | None = None):
         params = {**self.DEFAULTS, **(params or {})}
@@ -153,6 +163,8 @@ class RulesGame(pyspiel.Game):
         self.fixed = params["actions"] != "indices"
         self.max_actions = int(params["max_actions"])
         self.space, self.encoder = _parts(self.GAME_NAME, self.players)
+        self.max_decisions = int(self.compiled.content.manifest.get("max_decisions") or DECISIONS)
+        self.most_words = self.space.most_words if self.fixed else 1
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size if self.fixed else self.max_actions,
             max_chance_outcomes=0,
@@ -160,20 +172,41 @@ class RulesGame(pyspiel.Game):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=int(params["max_game_length"]))
+            max_game_length=self.max_decisions * self.most_words)
         super().__init__(self.GAME_TYPE, info, params)
-        self._initial: dict = {}  # the game as set up, once per kind of line
+        self.params = params
+        # the deals: game `seed` first, then seeds drawn from it (from the system's entropy for seed -1)
+        self.base = self.seed if self.seed >= 0 else random.SystemRandom().getrandbits(62)
+        self.deals = 0  # states dealt by `new_initial_state`
+        self._initial: dict = {}  # the game as set up, per (deal, kind of line)
 
-    def new_initial_state(self, track: bool = True):
-        # the first state is set up; later ones copy one set-up game (Session.copy, cheaper than setting up
-        # again): a game made for one state (a game per seed) pays no copy
-        key = "tracked" if track else "untracked"
+    def __reduce__(self):
+        # pickled by the name the game was registered under, its parameters and where its deals stand: a pool
+        # of processes or a Ray actor can take it (the per-game class is not bound in this module)
+        return (_unpickled_game, (self.REF, self.params, self.base, self.deals))
+
+    def deal(self, k: int) -> int:
+        """The seed of the k-th game this game deals."""
+        if k == 0 and self.seed >= 0:
+            return self.seed
+        return random.Random(f"{self.base}:{k}").getrandbits(31)
+
+    def new_initial_state(self, track: bool = True, seed: int | None = None):
+        """A new game: the next deal (`deal`), or game `seed`."""
+        if seed is None:
+            seed = self.deal(self.deals)
+            self.deals += 1
+        # the first state of a deal is set up; later ones copy one set-up game (Session.copy, cheaper than
+        # setting up again): a game made for one state (a game per seed) pays no copy
+        key = (seed, track)
         first = self._initial.get(key)
         if first is None:
+            if len(self._initial) > 8:  # deals seen once each (a game dealing anew): keep none
+                self._initial.clear()
             self._initial[key] = False
-            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True))
+            return RulesState(self, Line(self.compiled, self.players, seed, self.variants, track=track, lazy=True))
         if first is False:
-            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True)
+            first = self._initial[key] = Line(self.compiled, self.players, seed, self.variants, track=track, lazy=True)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
 
@@ -196,12 +229,19 @@ class RulesGame(pyspiel.Game):
         return RulesObserver(self, recall)
 
 
+def _unpickled_game(ref: str, params: dict, base: int, deals: int) -> RulesGame:
+    game = pyspiel.load_game(register(ref), params)
+    game.base, game.deals = base, deals
+    return game
+
+
 class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
         # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
-        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants, lazy=True)
+        self.line = line if line is not None else Line(game.compiled, game.players, max(game.seed, 0), game.variants, lazy=True)
         self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
+        self.line.limit = game.max_decisions  # a game still going then ends there, truncated
 
     # ------------------------------------------------------------ actions
     def options(self) -> Picker | None:
@@ -227,7 +267,7 @@ class RulesState(pyspiel.State):
 
     def _legal_actions(self, player):
         d = (self.line._session or self.line.session).pending
-        if d is None or player != (d.player if d.player is not None else 0):
+        if d is None or player != (d.player if d.player is not None else 0) or self.line.finished:
             return []
         picker = self.options()
         if picker is not None:
@@ -240,7 +280,7 @@ class RulesState(pyspiel.State):
     def legal_options(self) -> list[int]:
         """The option indices of the pending decision, whichever action space the game uses."""
         d = self.line.decision
-        return [] if d is None else list(range(len(d.values)))
+        return [] if d is None or self.line.finished else list(range(len(d.values)))
 
     def apply_option(self, index: int) -> None:
         """Answer the pending decision with an option index (whichever action space the game uses)."""
@@ -260,7 +300,17 @@ class RulesState(pyspiel.State):
     def _action_to_string(self, player, action):
         game = self.get_game()
         if game.fixed:
-            return game.space.word(action) if 0 <= action < game.space.size else f"action {action}"
+            space = game.space
+            if not 0 <= action < space.size:
+                return f"action {action}"
+            picker = self.picker if self.picker is not None and self.picker.answers == len(self.line.answers) else None
+            if action >= space.word_count or picker is None:  # a whole option, or a word as the option's first
+                return space.word(action)
+            # a word after others: the option so far, and whether more words follow
+            words = [space.word(w) for w in picker.prefix] + ([] if action == 0 else [space.word(action)])
+            more = action != 0 and any(len(t) > len(words) and t[:len(words)] == tuple(picker.prefix) + (action,)
+                                       for t in picker.tokens)
+            return " ".join(words) + (" ..." if more else "")
         d = self.line.decision
         if d is not None and 0 <= action < len(d.values):
             # as the player to act may read it; the index keeps two "(hidden)" options apart
@@ -295,7 +345,7 @@ class RulesState(pyspiel.State):
     def observation_array(self, player: int) -> np.ndarray:
         session = self.line._session or self.line.session
         d = session.pending
-        to_act = None if d is None else d.player if d.player is not None else 0
+        to_act = None if d is None or self.line.finished else d.player if d.player is not None else 0
         picked = self.picked(player) if to_act == player else ()  # the decider's own
         return encode_live(self.get_game().encoder, session.rt, player, d, to_act, picked)
 
@@ -333,11 +383,17 @@ class RulesState(pyspiel.State):
         return new
 
     def __str__(self):
+        """The whole table as text, hidden components named (OpenSpiel's string of a state is the full state;
+        what a player may read is `observation_string`), after a line saying who answers what."""
         d = self.line.decision
         head = f"{self.line.game.content.id}, {self.line.players} players, seed {self.line.seed}, {len(self.line.answers)} answers"
         if d is None:
-            return head + ", over: returns " + str(self.line.returns())
-        return head + f", {player_label(self.line.to_act())} to answer '{prompt(d)}'"
+            head += ", over: returns " + str(self.line.returns())
+        else:
+            head += f", {player_label(self.line.to_act())} to answer '{prompt(d)}'"
+            if self.picker is not None and self.picker.prefix:
+                head += " (picked so far: " + " ".join(self.get_game().space.word(w) for w in self.picker.prefix) + ")"
+        return head + "\n" + whole_table(self.line.session.state)
 
 
 class RulesObserver:
