@@ -13,11 +13,8 @@
   with `actions="indices"`, the index of an option of the pending decision (at most `max_actions`).
 - Each state keeps a live engine: observations, legal actions and returns read the current state;
   `clone()` copies the engine (`Session.copy`) without replaying the game.
-- Chance: sampled (`SAMPLED_STOCHASTIC`): every draw of the rules (the runtime's chance step) comes from
-  the state's own seeded RNG, and each `new_initial_state()` deals a new game: the first one of a game
-  loaded with `seed` S >= 0 is the engine's game S (as `rules simulate` and `rules play --seed S` deal it),
-  the next ones seeds drawn from S; with the default seed -1 they are drawn from the system's entropy
-  (`state.line.seed` says which deal a state is, and `new_initial_state(seed=S)` deals game S).
+- Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
+  deterministic (no chance nodes): load it with another seed for another deal.
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
 - Observation string: the player's view (`interpreter.present.observed.observed`: a component it
   cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when it is
@@ -82,13 +79,13 @@ def register(game_name: str) -> str:
     if not isinstance(spec.get("min"), int) or not isinstance(spec.get("max"), int):
         raise DiagnosticError([Diagnostic("USAGE", f"{root.name}: the manifest names no player counts")])
     name = short_name(root.name)
-    defaults = {"players": spec.get("default") or spec["min"], "seed": -1, "variants": "", "actions": "fixed",
+    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "", "actions": "fixed",
                 "max_actions": MAX_ACTIONS}
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{manifest.get('name', name)} (rules language)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -102,7 +99,7 @@ def register(game_name: str) -> str:
 
     # one class per game, as OpenSpiel's own Python games register a class (pyspiel needs a class; a game pickles
     # through `RulesGame.__reduce__`, by the name it was registered under, not by its class)
-    ref = root.name if locate(root.name) == root else str(root)
+    ref = root.name if root.name in known_games() and locate(root.name) == root else str(root)
     cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": str(root), "DEFAULTS": defaults,
                                                         "REF": ref})
     pyspiel.register_game(game_type, cls)
@@ -175,40 +172,30 @@ class RulesGame(pyspiel.Game):
             max_game_length=self.max_decisions * self.most_words)
         super().__init__(self.GAME_TYPE, info, params)
         self.params = params
-        # the deals: game `seed` first, then seeds drawn from it (from the system's entropy for seed -1)
-        self.base = self.seed if self.seed >= 0 else random.SystemRandom().getrandbits(62)
-        self.deals = 0  # states dealt by `new_initial_state`
-        self._initial: dict = {}  # the game as set up, per (deal, kind of line)
+        self._initial: dict = {}  # the game as set up, once per kind of line
 
     def __reduce__(self):
-        # pickled by the name the game was registered under, its parameters and where its deals stand: a pool
-        # of processes or a Ray actor can take it (the per-game class is not bound in this module)
-        return (_unpickled_game, (self.REF, self.params, self.base, self.deals))
+        # pickled by the name the game was registered under and its parameters: a pool of processes or a Ray
+        # actor can take it (the per-game class is not bound in this module)
+        return (_unpickled_game, (self.REF, self.params))
 
-    def deal(self, k: int) -> int:
-        """The seed of the k-th game this game deals."""
-        if k == 0 and self.seed >= 0:
-            return self.seed
-        return random.Random(f"{self.base}:{k}").getrandbits(31)
-
-    def new_initial_state(self, track: bool = True, seed: int | None = None):
-        """A new game: the next deal (`deal`), or game `seed`."""
-        if seed is None:
-            seed = self.deal(self.deals)
-            self.deals += 1
-        # the first state of a deal is set up; later ones copy one set-up game (Session.copy, cheaper than
-        # setting up again): a game made for one state (a game per seed) pays no copy
-        key = (seed, track)
+    def new_initial_state(self, track: bool = True):
+        # the first state is set up; later ones copy one set-up game (Session.copy, cheaper than setting up
+        # again): a game made for one state (a game per seed) pays no copy
+        key = "tracked" if track else "untracked"
         first = self._initial.get(key)
         if first is None:
-            if len(self._initial) > 8:  # deals seen once each (a game dealing anew): keep none
-                self._initial.clear()
             self._initial[key] = False
-            return RulesState(self, Line(self.compiled, self.players, seed, self.variants, track=track, lazy=True))
+            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True))
         if first is False:
-            first = self._initial[key] = Line(self.compiled, self.players, seed, self.variants, track=track, lazy=True)
+            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
+
+    def observation_spec(self, info: bool = False) -> list:
+        """Every feature of the observation tensor (the information-state tensor with `info`), in order:
+        (name, lowest, highest) (`encoding.Encoder.spec`)."""
+        return self.encoder.spec(info)
 
     def observation_tensor_size(self):
         return self.encoder.size
@@ -229,17 +216,15 @@ class RulesGame(pyspiel.Game):
         return RulesObserver(self, recall)
 
 
-def _unpickled_game(ref: str, params: dict, base: int, deals: int) -> RulesGame:
-    game = pyspiel.load_game(register(ref), params)
-    game.base, game.deals = base, deals
-    return game
+def _unpickled_game(ref: str, params: dict) -> RulesGame:
+    return pyspiel.load_game(register(ref), params)
 
 
 class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
         # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
-        self.line = line if line is not None else Line(game.compiled, game.players, max(game.seed, 0), game.variants, lazy=True)
+        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants, lazy=True)
         self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
         self.line.limit = game.max_decisions  # a game still going then ends there, truncated
 
@@ -339,8 +324,9 @@ class RulesState(pyspiel.State):
         return out + list(picker.prefix) if picker is not None else out
 
     def observation_tensor(self, player=None):
-        """The observation tensor (`encoding.Encoder`) as a numpy float32 array (OpenSpiel's own games give a list)."""
-        return self.observation_array(self.current_player() if player is None else player)
+        """The observation tensor (`encoding.Encoder`) as a numpy float64 array, as a list of OpenSpiel's own games
+        reads to numpy (Shimmy's wrapper declares float64); `observation_array` is the float32 one it is made from."""
+        return self.observation_array(self.current_player() if player is None else player).astype(np.float64)
 
     def observation_array(self, player: int) -> np.ndarray:
         session = self.line._session or self.line.session
@@ -355,7 +341,7 @@ class RulesState(pyspiel.State):
         seen = line.seen[player] if line.seen is not None else None
         return enc.encode_info(line.session.state, player, seen, line.taken, decision=line.decision,
                                to_act=None if line.finished else line.to_act(), picked=self.picked(player),
-                               session=line.session)
+                               session=line.session).astype(np.float64)
 
     def observation_string(self, player=None):
         return self.line.observation(self.current_player() if player is None else player)
