@@ -43,6 +43,8 @@ def _record(name: str) -> property:
     def get(line: "Line"):
         if line._lazy:
             line._words()
+        elif not line._recorded:  # set up, and what setup told recorded, when first needed (a line not read yet)
+            line.session  # noqa: B018
         return getattr(line, name)
     return property(get)
 
@@ -89,10 +91,12 @@ class Line:
         """A lazy line's record: its answers given again to an eager line of the same world (one replay, once);
         from then on the line keeps its record as it plays."""
         twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None)
+        twin.session  # noqa: B018 - set up (what setup told is recorded), even with no answer to give again
         for answer in self.answers:
             twin.apply(answer)
         self._steps, self._labels, self._events, self._seen = twin._steps, twin._labels, twin._events, twin._seen
         self._lazy = False
+        self._recorded = True  # (an engine set up later must not tell setup's lines again)
         if self._session is not None:
             self._session.rt.account = self._account()
 
