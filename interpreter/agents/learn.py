@@ -126,7 +126,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def train(game: str = "kings_bounty", players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
+def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
           steps: int | None = None, log=None):
     """Train MaskablePPO for `minutes` of this process's CPU time (or `steps` environment steps, whichever
     comes first). Returns the model and what training took."""
@@ -156,7 +156,7 @@ def train(game: str = "kings_bounty", players: int = 2, minutes: float = 12.0, s
     return model, {"cpu_s": round(time.process_time() - start, 1), "steps": model.num_timesteps, "games": env.episode}
 
 
-def evaluate(model, game: str = "kings_bounty", players: int = 2, games: int = 400, seed: int = 10_000,
+def evaluate(model, game: str, players: int = 2, games: int = 400, seed: int = 10_000,
              opponent: str = "random") -> dict:
     """The policy's most likely legal action against the opponents, `games` games, seats rotated."""
     env = VersusFixed(game, players, seed, opponent)
@@ -174,7 +174,7 @@ def evaluate(model, game: str = "kings_bounty", players: int = 2, games: int = 4
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m interpreter.agents.learn", description=__doc__.splitlines()[0])
-    ap.add_argument("game", nargs="?", default="kings_bounty")
+    ap.add_argument("game", help="a game folder under content/, or a path to one")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=12.0, help="CPU minutes of training (default 12)")
     ap.add_argument("--steps", type=int, default=None, help="at most this many environment steps of training")
