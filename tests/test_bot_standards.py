@@ -202,3 +202,18 @@ def test_the_observation_is_named_and_within_its_ranges(name, players):
     game = load_game(name, players=players)
     assert [n for n, _, _ in game.observation_spec(info=True)][:len(names)] == names
     assert len(game.observation_spec(info=True)) == game.information_state_tensor_size()
+
+
+def test_the_learning_example_runs_one_short_iteration():
+    """`python -m interpreter.agents.learn`: one rollout and one update of MaskablePPO on King's Bounty 2p, then
+    a few games against random play, with a 95 % interval (the learn extra; skipped without it)."""
+    pytest.importorskip("sb3_contrib")
+    from interpreter.agents.learn import VersusFixed, evaluate, train, wilson
+    model, took = train("kings_bounty", 2, minutes=1.0, steps=64, n_steps=64)
+    assert took["steps"] >= 64 and took["games"] >= 1
+    result = evaluate(model, "kings_bounty", 2, games=2)
+    assert result["games"] == 2 and 0.0 <= result["interval_95"][0] <= result["win_rate"] <= result["interval_95"][1]
+    assert wilson(300, 400)[0] > 0.70 and wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-3))
+    env = VersusFixed("kings_bounty", 2, seed=1)
+    obs, _ = env.reset()
+    assert env.observation_space.contains(obs) and env.action_masks().any()

@@ -46,7 +46,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 class ActionSpace:
     """The words of one game's labels, each with its stable id (see the module's doc)."""
 
-    def __init__(self, game, players: int):
+    def __init__(self, game, players: int, whole: bool = True):
         content = game.content
         words, numbers = game.derived.get("action_words") or _content_words(game)
         game.derived["action_words"] = (words, numbers)
@@ -66,7 +66,7 @@ class ActionSpace:
             shapes = game.derived["option_shapes"] = option_shapes(content)
         self.whole: dict[tuple, tuple] = {}
         self.wholes: list[tuple] = []
-        for name, domains in shapes:
+        for name, domains in (shapes if whole else ()):  # whole=False: words alone (`actions="words"`)
             for row in _combinations(self.ids[name], domains, [self.ids[c] for c in ids],
                                      [self.ids[s] for s in seats]):
                 if row not in self.whole:

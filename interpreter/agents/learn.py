@@ -40,9 +40,9 @@ class VersusFixed(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game: str, players: int = 2, seed: int = 0, opponent: str = "random", variants=(),
-                 gamma: float = GAMMA, shaping: bool = True):
+                 gamma: float = GAMMA, shaping: bool = True, actions: str = "fixed"):
         super().__init__()
-        self.env = RulesEnv(game, players=players, variants=variants)
+        self.env = RulesEnv(game, players=players, variants=variants, actions=actions)
         content = self.env.compiled.content
         spec = content.vocabulary.table
         declared = ((content.manifest.get("vocabulary") or {}).get("variables") or {}).get(content.manifest.get("score")) or {}
@@ -93,7 +93,7 @@ class VersusFixed(gym.Env):
         """The opponents play until the learner is to act or the game is over."""
         env = self.env
         while not env.line.finished and env.line.to_act() != self.seat:
-            env.step(self.opponent(env, self.rng))
+            env.step_option(self.opponent(env, self.rng))
 
     def step(self, action):
         self.env.step(int(action))
@@ -109,11 +109,12 @@ class VersusFixed(gym.Env):
 
 
 def _opponent(name: str, env: RulesEnv):
-    """A fixed opponent's policy over the environment's legal actions (random play)."""
+    """A fixed opponent's policy: the option it answers the pending decision with (random play: each option
+    alike, as `rules play --agents random` plays, whatever the action space)."""
     if name != "random":
         from dsl.diagnostics import Diagnostic, DiagnosticError
         raise DiagnosticError([Diagnostic("USAGE", f"opponent '{name}': the learning example plays against 'random'")])
-    return lambda env, rng: rng.choice(env.legal_actions())
+    return lambda env, rng: rng.randrange(len(env.line.decision.values))
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
@@ -127,7 +128,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
 
 
 def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
-          steps: int | None = None, log=None):
+          steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 2048):
     """Train MaskablePPO for `minutes` of this process's CPU time (or `steps` environment steps, whichever
     comes first). Returns the model and what training took."""
     import torch
@@ -135,15 +136,15 @@ def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opp
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)  # one core: the CPU minutes are the run's own
-    env = VersusFixed(game, players, seed, opponent)
-    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=2048, batch_size=512, n_epochs=3, learning_rate=1e-3,
+    env = VersusFixed(game, players, seed, opponent, actions=actions)
+    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=min(512, n_steps), n_epochs=3, learning_rate=1e-3,
                         gamma=GAMMA, ent_coef=0.01, policy_kwargs={"net_arch": [64, 64]}, verbose=0, device="cpu")
     start = time.process_time()
     budget = minutes * 60
 
     class Budget(BaseCallback):
-        def _on_step(self) -> bool:
-            return time.process_time() - start < budget
+        def _on_step(self) -> bool:  # the clock read every 64 steps (a system call)
+            return self.num_timesteps % 64 or time.process_time() - start < budget
 
         def _on_rollout_end(self) -> None:
             if log is not None:
@@ -157,9 +158,9 @@ def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opp
 
 
 def evaluate(model, game: str, players: int = 2, games: int = 400, seed: int = 10_000,
-             opponent: str = "random") -> dict:
+             opponent: str = "random", actions: str = "fixed") -> dict:
     """The policy's most likely legal action against the opponents, `games` games, seats rotated."""
-    env = VersusFixed(game, players, seed, opponent)
+    env = VersusFixed(game, players, seed, opponent, actions=actions)
     total = 0.0
     for _ in range(games):
         obs, _ = env.reset()
@@ -181,6 +182,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=400, help="games of evaluation (default 400)")
     ap.add_argument("--opponent", default="random", help="the fixed opponents' agent (default random)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--actions", choices=("fixed", "words"), default="fixed",
+                    help="the action space: whole options where they can be enumerated (fixed), or words only")
     ap.add_argument("--save", help="write the trained policy here (MaskablePPO.save)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -190,11 +193,11 @@ def main(argv=None) -> int:
         print("the learning example needs the learn extra: python -m pip install -e \".[learn]\"", file=sys.stderr)
         return 2
     log = None if args.json else (lambda text: print(text, flush=True))
-    model, took = train(args.game, args.players, args.minutes, args.seed, args.opponent, args.steps, log)
+    model, took = train(args.game, args.players, args.minutes, args.seed, args.opponent, args.steps, log, args.actions)
     if args.save:
         model.save(args.save)
     result = {"game": args.game, "players": args.players, "opponent": args.opponent, "training": took,
-              "evaluation": evaluate(model, args.game, args.players, args.games, opponent=args.opponent)}
+              "evaluation": evaluate(model, args.game, args.players, args.games, opponent=args.opponent, actions=args.actions)}
     print(json.dumps(result, indent=1) if args.json else
           f"trained {took['cpu_s']} s CPU ({took['steps']} steps, {took['games']} games); against {args.opponent}: "
           f"{result['evaluation']['win_rate']:.1%} of {args.games} games, 95 % interval {result['evaluation']['interval_95']}")

@@ -15,8 +15,8 @@
 Agents are `player_0`, `player_1`, ... (as PettingZoo names them; the words a player reads still say P1,
 P2, ...); the agent to act is the pending decision's player. Actions are the game's fixed action space
 (`actions.ActionSpace`: a stable id per word of an option's label and per whole option naming components or
-players, the other options of several words chosen word by word), or with `actions="indices"` the index of
-an option (at most `max_actions`). `observation["observation"]` is `encoding.Encoder`'s vector of that
+players, the other options of several words chosen word by word; `actions="words"`: every option word by word,
+no whole options), or with `actions="indices"` the index of an option (at most `max_actions`). `observation["observation"]` is `encoding.Encoder`'s vector of that
 agent's view and of the pending decision (nothing from the rest of the state; every feature named, with its
 range, in `observation_spec()`), `env.observation_text(agent)` the same view as text with the options. The
 environment keeps a live engine (nothing is replayed). At the end the winners share a reward of 1; a game
@@ -63,14 +63,14 @@ class RulesEnv(AECEnv):
                 raise DiagnosticError([Diagnostic("USAGE", f"{content.id} has no variant '{v}'")])
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DiagnosticError([Diagnostic("USAGE", f"render_mode '{render_mode}': one of {', '.join(self.metadata['render_modes'])}")])
-        if actions not in ("fixed", "indices"):
-            raise DiagnosticError([Diagnostic("USAGE", f"actions='{actions}': one of fixed, indices")])
+        if actions not in ("fixed", "words", "indices"):
+            raise DiagnosticError([Diagnostic("USAGE", f"actions='{actions}': one of fixed, words, indices")])
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"rules_{content.id}"}
         self.seed = seed
         self.max_decisions = int(content.manifest.get("max_decisions") or 100_000)
-        self.fixed = actions == "fixed"
-        self.space = ActionSpace(self.compiled, self.players)
+        self.fixed = actions != "indices"
+        self.space = ActionSpace(self.compiled, self.players, whole=actions != "words")
         self.max_actions = self.space.size if self.fixed else max_actions
         self.encoder = Encoder(self.compiled, self.players, self.space)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
