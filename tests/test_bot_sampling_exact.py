@@ -48,7 +48,7 @@ TURNS = """\
                 move c to deck at bottom
                 log "{p} puts a card back"
                 move top(deck) to hand of p
-    choose c in hand of players[0] by players[0] ask "Which card do you keep?"
+    choose x in [1, 2] by players[0] ask "One or two?"
 """
 
 SETUPS = {
@@ -117,11 +117,13 @@ def exact_posterior(game, truth: Line, player: int, worlds) -> dict:
     other = 1 - player
     weights: dict = {}
     total = 0.0
+    # the players' answers of the true game (its draws, if asked of the chance seat, are the worlds enumerated)
+    labels = [label for step, label in zip(truth.steps, truth.labels) if step[2] != "chance"]
 
     def walk(line: Line, weight: float) -> None:
         nonlocal total
         t = len(line.answers)
-        if t == len(truth.answers):
+        if t == len(labels):
             if line.information(player) == target:
                 total += weight
                 for e in line.session.state.player_zones["hand"][other]:
@@ -129,8 +131,8 @@ def exact_posterior(game, truth: Line, player: int, worlds) -> dict:
             return
         d = line.decision
         if line.to_act() == player:
-            if truth.labels[t] in d.labels:
-                line.apply(d.labels.index(truth.labels[t]))
+            if labels[t] in d.labels:
+                line.apply(d.labels.index(labels[t]))
                 walk(line, weight)
             return
         for i in range(len(d.values)):
@@ -179,7 +181,7 @@ def test_sampled_worlds_deal_as_the_exact_posterior(tmp_path, case):
     game = _game(tmp_path, case)
     for seed, answers in ((1, [0, 1]), (4, [1, 0])):
         truth = _truth(game, seed, answers)
-        assert truth.to_act() == 0 and len(truth.answers) == 2
+        assert not truth.finished and truth.to_act() == 0 and len(truth.answers) == 2
         exact = exact_posterior(game, truth, 0, _worlds(case))
         got = sampled(truth, 0, 400)
         for eid in set(exact) | set(got):
@@ -214,3 +216,31 @@ def test_a_line_nobody_has_read_can_be_sampled(lazy):
     world = sample(line, 0, random.Random(1))  # nothing read before: not even the engine set up
     assert world.information(0) == line.information(0)
     assert Sampling.counts()["imperfect"] == 0
+
+
+def _truth_with_chance_nodes(game, seed: int, answers: list) -> Line:
+    """The game with its draws asked of the chance seat (answered at random from `seed`), and the players' `answers`."""
+    line = Line(game, 2, seed, track=True, chance="seat")
+    rng = random.Random(seed)
+    given = iter(answers)
+    while len(line.answers) - sum(1 for s in line.steps if s[2] == "chance") < len(answers):
+        d = line.decision
+        line.apply(rng.randrange(len(d.values)) if d.kind == "chance" else next(given))
+    while line.decision.kind == "chance":
+        line.apply(rng.randrange(len(line.decision.values)))
+    return line
+
+
+@pytest.mark.parametrize("case", ["public", "burned"])
+def test_worlds_of_a_game_with_chance_nodes_deal_as_the_exact_posterior(tmp_path, case):
+    """The same with the draws as OpenSpiel's explicit chance nodes (the chance seat): a sampled world answers
+    each draw as the true game did, but deals the components its player has not seen since anew."""
+    pytest.importorskip("interpreter.codegen.chance", reason="the runtime's chance step (its chance seat)")
+    game = _game(tmp_path, case)
+    for seed, answers in ((1, [0, 1]), (4, [1, 0])):
+        truth = _truth_with_chance_nodes(game, seed, answers)
+        assert not truth.finished and truth.to_act() == 0 and sum(truth.taken) == 2
+        exact = exact_posterior(game, truth, 0, _worlds(case))
+        got = sampled(truth, 0, 400)
+        for eid in set(exact) | set(got):
+            assert abs(got.get(eid, 0.0) - exact.get(eid, 0.0)) < 0.08, (case, seed, eid, got, exact)

@@ -5,7 +5,9 @@
 
 The learner plays one seat of the PettingZoo environment (`pettingzoo_env.RulesEnv`, the fixed action space:
 a whole option is one action where the options name components and players, as in King's Bounty) against
-fixed opponents (random play); its seat turns from game to game. Its observation is the environment's named, scaled tensor, its action mask the environment's. The
+fixed opponents (random play); its seat turns from game to game. Its observation is the environment's named, scaled tensor, turned to the learner's seat (the features
+naming seats, by their names in `observation_spec()`, rotated so that the learner always reads as P1 and the
+next player as P2: what it learns in one seat holds in the others), its action mask the environment's. The
 reward: +1 for a win, -1 for a loss, 0 for a shared win, at the end; and, where the game's table shows a score
 during play (`table: score:`, public to all), a potential-based shaping on the way (Ng, Harada and Russell
 1999: it leaves the best policy as it is): gamma times the potential after the learner's move and the
@@ -59,6 +61,7 @@ class VersusFixed(gym.Env):
         self.seed0 = seed
         self.opponent = _opponent(opponent, self.env)
         self.seat = 0
+        self.turned = [_turning(self.env.observation_spec(), players, seat) for seat in range(players)]
         self.shares: list = []  # the learner's share of each game played (its training games' results)
 
     def reset(self, seed=None, options=None):
@@ -81,7 +84,7 @@ class VersusFixed(gym.Env):
 
     def _observe(self) -> np.ndarray:
         agent = self.env.possible_agents[self.seat]
-        return self.env.observe(agent)["observation"]
+        return self.env.observe(agent)["observation"][self.turned[self.seat]]
 
     def action_masks(self) -> np.ndarray:
         mask = np.zeros(self.env.max_actions, bool)
@@ -106,6 +109,18 @@ class VersusFixed(gym.Env):
             return self._observe(), reward - self.potential, True, False, {"share": share}
         before, self.potential = self.potential, self._potential()
         return self._observe(), self.gamma * self.potential - before, False, False, {}
+
+
+def _turning(spec: list, players: int, seat: int) -> np.ndarray:
+    """Where each feature of the observation turned to `seat` is read from: a feature naming seats (`P2`, as a
+    part of its name between colons) takes the value of the feature naming the seats `seat` places further
+    on, so that `seat` reads as P1."""
+    where = {name: i for i, (name, _, _) in enumerate(spec)}
+    labels = {f"P{k + 1}": k for k in range(players)}
+
+    def source(name: str) -> str:
+        return ":".join(f"P{(labels[part] + seat) % players + 1}" if part in labels else part for part in name.split(":"))
+    return np.array([where[source(name)] for name, _, _ in spec])
 
 
 def _opponent(name: str, env: RulesEnv):

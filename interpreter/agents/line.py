@@ -53,10 +53,11 @@ class Line:
     """A game's world plus its answers; `session` is the live engine, built (replayed) when needed."""
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants: tuple = (),
-                 draw: Draw | None = None, track: bool = False, lazy: bool = False):
+                 draw: Draw | None = None, track: bool = False, lazy: bool = False, chance: str = "seed"):
         self.game = game
         self.players = players
         self.seed = seed
+        self.chance = chance  # "seat": the rules' draws are decisions of the seat CHANCE, answered as the others
         self.variants = tuple(variants)
         self.draw = draw  # a sampled world: how it deals what its player has not seen
         self.reseed: tuple | None = None  # (answers given, new seed): the RNG from that point on
@@ -79,7 +80,7 @@ class Line:
         self._template: Line | None = None  # see `from_template`
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
-        self.limit: int | None = None  # the most answers: a game still going then is over, truncated (a draw)
+        self.limit: int | None = None  # the most decisions of the players: a game still going then is over, truncated (a draw)
 
     # ------------------------------------------------------------ the record, built when first read if lazy
     steps = _record("_steps")
@@ -90,7 +91,7 @@ class Line:
     def _words(self) -> None:
         """A lazy line's record: its answers given again to an eager line of the same world (one replay, once);
         from then on the line keeps its record as it plays."""
-        twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None)
+        twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None, chance=self.chance)
         twin.session  # noqa: B018 - set up (what setup told is recorded), even with no answer to give again
         for answer in self.answers:
             twin.apply(answer)
@@ -122,7 +123,8 @@ class Line:
         played on (an adapter's game as set up, of which every new game is a copy)."""
         if self._session is None or self.answers:
             return self.copy()
-        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self._seen is not None, lazy=self._lazy)
+        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self._seen is not None, lazy=self._lazy,
+                   chance=self.chance)
         new._events, new._recorded, new._template = list(self._events), True, self
         new._seen = None if self._seen is None else [dict(x) for x in self._seen]
         return new
@@ -132,7 +134,8 @@ class Line:
         state = new_state(self.game, self.players, self.seed, self.variants)
         if self.draw is not None:
             state.rng = Dealer(state.rng, self.draw)
-        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False)
+        seat = {"chance": "seat"} if self.chance == "seat" else {}  # (an engine without a chance seat needs none)
+        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False, **seat)
         record = not self._recorded and not self._lazy
         session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
@@ -172,7 +175,7 @@ class Line:
     def copy(self) -> "Line":
         """The same game at the same point, with an engine of its own (`Session.copy`: no replay)."""
         new = Line.__new__(Line)
-        new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
+        new.game, new.players, new.seed, new.variants, new.chance = self.game, self.players, self.seed, self.variants, self.chance
         new.draw, new.reseed, new.told, new.limit = self.draw, self.reseed, self.told, self.limit
         new._lazy = self._lazy
         new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
@@ -200,7 +203,7 @@ class Line:
         pyspiel hands a Python state to its observers by pickling it within the process; so that such a
         copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
         process while this line lives at the same point, the copy copies its engine instead."""
-        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers", "limit",
+        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "chance", "draw", "reseed", "answers", "limit",
                                                 "steps", "labels", "events", "seen", "told", "picked", "taken")}
         data["game"] = str(self.game.content.root)
         data["events"] = worded(self.events, lambda: self.session.state)  # words, not the state they were told in
@@ -233,17 +236,24 @@ class Line:
 
     @property
     def finished(self) -> bool:
-        return (self._session or self.session).pending is None or (self.limit is not None and len(self.answers) >= self.limit)
+        return (self._session or self.session).pending is None or (self.limit is not None and sum(self.taken) >= self.limit)
 
     @property
     def truncated(self) -> bool:
-        """Over at `limit` answers with the game still going."""
-        return self.limit is not None and len(self.answers) >= self.limit and (self._session or self.session).pending is not None
+        """Over at `limit` decisions of the players with the game still going."""
+        return self.limit is not None and sum(self.taken) >= self.limit and (self._session or self.session).pending is not None
 
     def to_act(self) -> int:
-        """The seat that answers the pending decision (a decision naming nobody falls to the first seat)."""
+        """The seat that answers the pending decision (a decision naming nobody falls to the first seat; a draw
+        asked of the chance seat, `CHANCE`)."""
         d = (self._session or self.session).pending
         return d.player if d is not None and d.player is not None else 0
+
+    @property
+    def chance_node(self) -> bool:
+        """Is the pending decision a draw asked of the chance seat?"""
+        d = (self._session or self.session).pending
+        return d is not None and d.kind == "chance"
 
     def apply(self, index: int) -> None:
         session = self._session or self.session
@@ -260,14 +270,18 @@ class Line:
                 for seen, ids in zip(self._seen, seen_by_each(state, range(self.players))):
                     seen.update(dict.fromkeys(ids, now))
             label = d.label(index)
-            value = d.values[index]
-            shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
-            self._steps.append((who, d.secret, asked(d, self._prompts), shown))
+            if d.kind == "chance":  # a draw: told to nobody (what it shows, the rules tell)
+                self._steps.append((who, False, "chance", label))
+            else:
+                value = d.values[index]
+                shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
+                self._steps.append((who, d.secret, asked(d, self._prompts), shown))
+                self._events.append(("step", len(answers)))
             self._labels.append(label)
-            self._events.append(("step", len(answers)))
             if type(state.rng) is not random.Random:
                 _clock(state, len(answers) + 1)
-        self.taken[who] += 1
+        if d.kind != "chance":
+            self.taken[who] += 1
         answers.append(index)
         if self._cache:
             self._cache.clear()
@@ -424,7 +438,7 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     option), it answers at random: `player` knows only what it was told, so the true answer is no
     evidence. Strict: everything `player` was told must read the same, part by part; otherwise (an
     imperfect world) only what `player` sees and may answer now."""
-    new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
+    new = Line(line.game, line.players, line.seed, line.variants, draw=draw, chance=line.chance)
     wanted = line.record(player)
     told, told_by = 0, 0  # parts of the record checked so far (the events of `new` up to `told_by`)
 
@@ -458,7 +472,17 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
             who = new.to_act()
             if t == n and who == last:
                 break
-            if who == player:
+            if d.kind == "chance":  # a draw asked of the chance seat: the true one, what `player` has not seen dealt anew
+                index = _dealt(d, line.labels[t], dealer, len(new.answers)) if t < n and d.kind == "chance" \
+                    and steps[t][2] == "chance" else None
+                if index is not None:
+                    t += 1
+                else:
+                    spare -= 1
+                    if spare < 0:
+                        return None
+                    index = rng.randrange(len(d.values))
+            elif who == player:
                 while t < n and steps[t][0] != player:  # questions to others that this world did not ask
                     t += 1
                 if t == n:
@@ -493,6 +517,27 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     if new.information(player) != target:
         return None
     return new
+
+
+def _dealt(d, label: str, dealer, now: int):
+    """A draw asked of the chance seat in a sampled world (`Line.chance == "seat"`): the option the true game drew,
+    but for a component its player has not seen since (`known`), one of the options it has not seen either (with
+    the same back), at random: as `Dealer._deal` deals a shuffle or a pick the seed draws, one place at a time."""
+    values = d.values
+    if not any(type(v) is Entity for v in values):  # a value (a player, a number, a die): as it was drawn
+        return d.labels.index(label) if label in d.labels else None
+    known, backs, stood = dealer.draw.known, dealer.draw.backs, dealer.stood
+    if known.get(label, -1) >= now:  # seen since: the same component, where it truly went
+        return next((i for i, v in enumerate(values) if type(v) is Entity and v.id == label), None)
+    back = backs.get(label)
+    free = [i for i, v in enumerate(values) if type(v) is Entity
+            and known.get(stood.get(v.id, v.id), -1) < now and backs.get(stood.get(v.id, v.id)) == back]
+    if not free:
+        return None
+    i = free[dealer.deals.randrange(len(free))]
+    here = values[i].id
+    dealer.stand[label], dealer.stood[here] = here, label
+    return i
 
 
 def _mapped(d, answer: int, label: str, stand: dict):
