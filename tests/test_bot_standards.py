@@ -217,3 +217,73 @@ def test_the_learning_example_runs_one_short_iteration():
     env = VersusFixed("kings_bounty", 2, seed=1)
     obs, _ = env.reset()
     assert env.observation_space.contains(obs) and env.action_masks().any()
+
+
+def _explicit(name: str, players: int):
+    pytest.importorskip("interpreter.codegen.chance", reason="the runtime's chance step (its chance seat)")
+    return pyspiel.load_game(f"rules_{name}", {"players": players})
+
+
+def test_chance_nodes_are_the_rules_draws_and_a_reset_deals_a_new_game():
+    """`pyspiel.load_game` by name: EXPLICIT_STOCHASTIC, the first state a chance node (the setup's first draw,
+    its outcomes equally likely); rl_environment deals a new game at each reset, the same games again with the
+    same seed; a state's history (chance outcomes with the players' actions) replays it exactly."""
+    from open_spiel.python import rl_environment
+    game = _explicit("kings_bounty", 2)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == len(state.line.decision.values) > 1 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert state.legal_actions(0) == [] and state.legal_actions() == [a for a, _ in outcomes]
+    deals = []
+    for seed in (5, 5, 6):
+        env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
+        step = env.reset()
+        hands = []
+        for _ in range(3):
+            hands.append(tuple(e.id for e in env.get_state.line.session.state.player_zones["hand"][0]))
+            step = env.reset()
+        deals.append(hands)
+    assert deals[0] == deals[1] and len(set(deals[0])) == 3 and deals[0] != deals[2]
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=5))
+    step = env.reset()
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([random.Random(len(env.get_state.history())).choice(step.observations["legal_actions"][player])])
+    played = env.get_state
+    again = game.new_initial_state()
+    for action in played.history():
+        again.apply_action(action)
+    assert str(again) == str(played) and again.returns() == played.returns()
+
+
+@pytest.mark.parametrize("name, players", GAMES[:2])
+def test_openspiel_checks_pass_with_chance_nodes(name, players):
+    game = _explicit(name, players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+    np.random.seed(4)
+    with contextlib.redirect_stdout(io.StringIO()):
+        GamesSimTest("test_breakthrough").sim_game(game)
+
+
+def test_worlds_sampled_with_chance_nodes_fit_at_every_decision():
+    from interpreter.agents.line import Sampling
+    game = _explicit("kings_bounty", 2)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    Sampling.reset()
+    decisions = 0
+    while not state.is_terminal() and decisions < 40:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        p = state.current_player()
+        if decisions % 8 == 0:
+            world = state.resample_from_infostate(p, rng.random)
+            assert world.information_state_string(p) == state.information_state_string(p)
+            assert world.legal_actions() == state.legal_actions()
+        state.apply_action(rng.choice(state.legal_actions()))
+        decisions += 1
+    assert Sampling.counts()["imperfect"] == 0 and Sampling.counts()["dealt"] == 5
