@@ -11,8 +11,10 @@ next player as P2: what it learns in one seat holds in the others), its action m
 reward: +1 for a win, -1 for a loss, 0 for a shared win, at the end; and, where the game's table shows a score
 during play (`table: score:`, public to all), a potential-based shaping on the way (Ng, Harada and Russell
 1999: it leaves the best policy as it is): gamma times the potential after the learner's move and the
-opponents' replies, less the potential before, the potential being the learner's score less the best other
-score, over the score variable's `max:`. After
+opponents' replies, less the potential before, the potential being the learner's evaluation less the best
+other one, over its scale: the game's own evaluation (`bots: evaluation:` and `scale:`, where the engine has
+it: interpreter.agents.judgement), else its score as the table counts it now over the score variable's
+`max:`. After
 training for the CPU minutes given (the process's own CPU time, on one thread), the policy (its most likely
 legal action) plays `--games` games against the same opponents, seats rotated, and the win rate is reported
 with its 95 % Wilson interval. Everything is seeded: the same arguments give the same run.
@@ -52,6 +54,9 @@ class VersusFixed(gym.Env):
         self.scale = float(declared.get("max") or 1)
         self.shaping = shaping and spec.score is not None and spec.score_during_play
         self.gamma = gamma
+        self.judge = _judge(self.env.compiled) if self.shaping else None
+        if self.judge is not None:
+            self.scale = float(self.judge.scale)
         self.players = players
         spec = self.env.observation_space(self.env.possible_agents[0])["observation"]
         self.observation_space = gym.spaces.Box(spec.low, spec.high, spec.shape, np.float32)
@@ -74,11 +79,14 @@ class VersusFixed(gym.Env):
         return self._observe(), {}
 
     def _potential(self) -> float:
-        """The learner's score less the best other score, as the table counts it now, over the scale (0 unshaped)."""
+        """The learner's evaluation less the best other one, over the scale (0 unshaped)."""
         if not self.shaping or self.env.line.finished:
             return 0.0
         session = self.env.line.session
-        scores = [score_now(session, p) or 0 for p in range(self.players)]
+        if self.judge is not None:
+            scores = _evaluations(session, self.judge)
+        else:
+            scores = [score_now(session, p) or 0 for p in range(self.players)]
         best = max(s for p, s in enumerate(scores) if p != self.seat)
         return (scores[self.seat] - best) / self.scale
 
@@ -109,6 +117,20 @@ class VersusFixed(gym.Env):
             return self._observe(), reward - self.potential, True, False, {"share": share}
         before, self.potential = self.potential, self._potential()
         return self._observe(), self.gamma * self.potential - before, False, False, {}
+
+
+def _judge(game):
+    """The game's own evaluation (`bots:`), where the engine has one (interpreter.agents.judgement)."""
+    try:
+        from interpreter.agents.judgement import game_judge
+    except ImportError:
+        return None
+    return game_judge(game)
+
+
+def _evaluations(session, judge) -> list:
+    from interpreter.agents.judgement import evaluations
+    return evaluations(session, judge)
 
 
 def _turning(spec: list, players: int, seat: int) -> np.ndarray:
