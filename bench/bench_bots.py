@@ -14,7 +14,8 @@
   Python peers): our adapters on B'Twixt 4p and King's Bounty 2p (OpenSpiel: `observation_tensor`,
   `legal_actions`, `apply_action` of a random legal action; PettingZoo: `last()` and `step`), against
   OpenSpiel's C++ games driven from Python (hearts, gin rummy, leduc poker: the same loop, chance nodes
-  sampled) and, where `rlcard` is installed, PettingZoo's classic leduc hold'em, texas hold'em and gin rummy.
+  sampled) and, where `rlcard` and `pygame` are installed (PettingZoo's `classic` extra), the Python peers:
+  PettingZoo's classic leduc and texas hold'em, and RLCard's gin rummy in its own loop.
 
 Run:  python bench/bench_bots.py [--games 100] [--ismcts] [--peers] [--json]
 """
@@ -125,7 +126,7 @@ def _spiel_steps(game, games: int, seed: int = 0) -> tuple:
     rng = np.random.default_rng(seed)
     kind = game.get_type()
     read = "observation_tensor" if kind.provides_observation_tensor else "information_state_tensor"
-    steps = 0
+    steps = decisions = 0
     start = time.process_time()
     for _ in range(games):
         state = game.new_initial_state()
@@ -137,7 +138,9 @@ def _spiel_steps(game, games: int, seed: int = 0) -> tuple:
             getattr(state, read)(state.current_player())
             state.apply_action(int(rng.choice(state.legal_actions())))
             steps += 1
-    return steps, time.process_time() - start
+        decided = getattr(state, "line", None)
+        decisions += sum(decided.taken) if decided is not None else 0
+    return steps, time.process_time() - start, decisions
 
 
 def _zoo_steps(env, games: int, seed: int = 0) -> tuple:
@@ -145,7 +148,7 @@ def _zoo_steps(env, games: int, seed: int = 0) -> tuple:
     observation and the mask at every step)."""
     import numpy as np
     rng = np.random.default_rng(seed)
-    steps = 0
+    steps = decisions = 0
     start = time.process_time()
     for k in range(games):
         env.reset(seed=seed + k)
@@ -158,7 +161,8 @@ def _zoo_steps(env, games: int, seed: int = 0) -> tuple:
                 action = int(rng.choice(np.flatnonzero(mask)))
             env.step(action)
             steps += 1
-    return steps, time.process_time() - start
+        decisions += sum(env.line.taken) if hasattr(env, "line") else 0
+    return steps, time.process_time() - start, decisions
 
 
 def steps_per_second(games: int) -> dict:
@@ -169,24 +173,41 @@ def steps_per_second(games: int) -> dict:
     out = {}
     for name, players in (("btwixt", 4), ("kings_bounty", 2)):
         load_game(name, players=players)  # built once per process, outside the timing
-        steps, cpu = 0, 0.0
+        steps, cpu, decisions = 0, 0.0, 0
         for seed in range(games):
-            s, c = _spiel_steps(load_game(name, players=players, seed=seed), 1, seed)
-            steps, cpu = steps + s, cpu + c
-        out[f"ours_openspiel_{name}_{players}p"] = round(steps / cpu)
-        s, c = _zoo_steps(RulesEnv(name, players=players), games)
-        out[f"ours_pettingzoo_{name}_{players}p"] = round(s / c)
+            s, c, d = _spiel_steps(load_game(name, players=players, seed=seed), 1, seed)
+            steps, cpu, decisions = steps + s, cpu + c, decisions + d
+        # (an option of several words is several steps of the fixed action space: decisions per second too)
+        out[f"ours_openspiel_{name}_{players}p"] = f"{round(steps / cpu)} ({round(decisions / cpu)} decisions/s)"
+        s, c, d = _zoo_steps(RulesEnv(name, players=players), games)
+        out[f"ours_pettingzoo_{name}_{players}p"] = f"{round(s / c)} ({round(d / c)} decisions/s)"
     for name in ("hearts", "gin_rummy", "leduc_poker"):
-        s, c = _spiel_steps(pyspiel.load_game(name), games if name != "leduc_poker" else 20 * games)
+        s, c, _ = _spiel_steps(pyspiel.load_game(name), games if name != "leduc_poker" else 20 * games)
         out[f"openspiel_cpp_{name}"] = round(s / c)
     try:
-        from pettingzoo.classic import gin_rummy_v4, leduc_holdem_v4, texas_holdem_v4
-    except Exception:  # noqa: BLE001 - PettingZoo's classic games need rlcard
+        import rlcard
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except Exception:  # noqa: BLE001 - PettingZoo's classic card games need rlcard and pygame
         return out
-    for name, make in (("leduc_holdem", leduc_holdem_v4), ("texas_holdem", texas_holdem_v4), ("gin_rummy", gin_rummy_v4)):
-        s, c = _zoo_steps(make.env(), games if name == "gin_rummy" else 20 * games)
+    for name, make in (("leduc_holdem", leduc_holdem_v4), ("texas_holdem", texas_holdem_v4)):
+        s, c, _ = _zoo_steps(make.env(), 20 * games)
         out[f"pettingzoo_classic_{name}"] = round(s / c)
+    out["rlcard_gin_rummy"] = _rlcard_steps(rlcard.make("gin-rummy", config={"seed": 0}), games)
     return out
+
+
+def _rlcard_steps(env, games: int) -> int:
+    """RLCard's own loop: each step's state holds the acting player's observation (made at every step)."""
+    import random as rnd
+    rng = rnd.Random(0)
+    steps = 0
+    start = time.process_time()
+    for _ in range(games):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+    return round(steps / (time.process_time() - start))
 
 
 def main() -> None:

@@ -104,14 +104,19 @@ class ActionSpace:
                         continue
                 else:
                     head = ids.get(option[0])
-                    if head is not None and len(option[1]) == 1 and not option[2]:  # most: a name and a component
-                        v = bound[option[1][0]]
-                        if type(v) is Entity and v.id in components:
+                    if head is not None and not option[2] and len(option[1]) <= 2:  # most: a name and one or two components
+                        row = (head,)
+                        for j in option[1]:
+                            v = bound[j]
+                            if type(v) is not Entity or v.id not in components:
+                                break
                             w = v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}")
-                            if w in ids:
-                                row = (head, ids[w])
-                                out.append(self.whole.get(row, row))
-                                continue
+                            if w not in ids:
+                                break
+                            row += (ids[w],)
+                        else:
+                            out.append(self.whole.get(row, row))
+                            continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
                         v = bound[j]
