@@ -87,7 +87,7 @@ def test_bad_input_is_a_clear_error():
     indices.reset(seed=1)
     assert indices.observe(indices.agent_selection)["action_mask"].sum() == len(indices.line.decision.values)
     with pytest.raises(DiagnosticError, match="actions="):
-        RulesEnv("kings_bounty", actions="words")
+        RulesEnv("kings_bounty", actions="letters")
 
 
 def test_step_option_plays_the_engines_game_in_the_fixed_action_space():
