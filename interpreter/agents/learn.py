@@ -165,7 +165,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
 
 
 def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
-          steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 1024):
+          steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 2048):
     """Train MaskablePPO for `minutes` of this process's CPU time (or `steps` environment steps, whichever
     comes first). Returns the model and what training took."""
     import torch
@@ -174,8 +174,8 @@ def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opp
 
     torch.set_num_threads(1)  # one core: the CPU minutes are the run's own
     env = VersusFixed(game, players, seed, opponent, actions=actions)
-    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=min(256, n_steps), n_epochs=10, learning_rate=3e-4,
-                        gamma=GAMMA, ent_coef=0.0, policy_kwargs={"net_arch": [128, 128]}, verbose=0, device="cpu")
+    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=min(512, n_steps), n_epochs=3, learning_rate=1e-3,
+                        gamma=GAMMA, ent_coef=0.01, policy_kwargs={"net_arch": [64, 64]}, verbose=0, device="cpu")
     start = time.process_time()
     budget = minutes * 60
 
