@@ -217,6 +217,39 @@ def test_the_learning_example_runs_one_short_iteration():
     env = VersusFixed("kings_bounty", 2, seed=1)
     obs, _ = env.reset()
     assert env.observation_space.contains(obs) and env.action_masks().any()
+    assert type(model.policy.action_net).__name__ == "OptionScores"  # the default policy scores what options name
+
+
+def test_the_learners_policy_scores_an_option_by_what_it_names():
+    """The learning example's head (`learn_policy`): each component reads its own row of the named observation,
+    and a whole option's logit adds its name's score and the scores of what it names, each in its place (the
+    unit of `play_unit` apart from its target and from the card of `play_domain`)."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from interpreter.agents.learn_policy import OptionScores, layout
+    env = RulesEnv("kings_bounty", players=2)
+    env.reset(seed=3)
+    plan = layout(env)
+    names = [n for n, _, _ in env.observation_spec()]
+    components = sorted(env.compiled.content.entity_ids)
+    for c, row in zip(components, plan.rows):
+        assert [names[i] for i in row if i < plan.obs_dim] == [n for n in names if n.startswith(c + ":")]
+    space, index = env.space, {c: i for i, c in enumerate(components)}
+    unit = space.ids["play_unit"], space.ids["orcs_warrior_1"], space.ids["elves_tower_2"]
+    both, card = space.whole[unit][0], space.whole[(space.ids["play_domain"], space.ids["elves_tower_2"])][0]
+    places = [[(p - plan.words) // plan.scores, (p - plan.words) % plan.scores] for p in plan.parts[both][1:]]
+    assert plan.parts[both][0] == space.ids["play_unit"]
+    assert places[0][0] == index["orcs_warrior_1"] and places[1][0] == index["elves_tower_2"]
+    assert len({places[0][1], places[1][1], (plan.parts[card][1] - plan.words) % plan.scores, 0}) == 4
+    assert plan.parts[space.ids["done"]].tolist()[0] == space.ids["done"]
+    head = OptionScores(plan)
+    obs = torch.as_tensor(env.observe("player_0")["observation"])[None, :]
+    with torch.no_grad():
+        logits = head(obs)
+        words = head.word_scores(head.table(obs))
+    assert logits.shape == (1, space.size) and torch.isfinite(logits).all()
+    # a word naming no component: its logit is its word's score alone
+    assert float(logits[0, space.ids["done"]]) == pytest.approx(float(words[0, space.ids["done"]]))
 
 
 def _explicit(name: str, players: int):

@@ -165,7 +165,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
 
 
 def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
-          steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 2048):
+          steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 2048, policy: str = "options",
+          learning_rate: float = 1e-3, epochs: int = 3):
     """Train MaskablePPO for `minutes` of this process's CPU time (or `steps` environment steps, whichever
     comes first). Returns the model and what training took."""
     import torch
@@ -174,8 +175,14 @@ def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opp
 
     torch.set_num_threads(1)  # one core: the CPU minutes are the run's own
     env = VersusFixed(game, players, seed, opponent, actions=actions)
-    model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=n_steps, batch_size=min(512, n_steps), n_epochs=3, learning_rate=1e-3,
-                        gamma=GAMMA, ent_coef=0.01, policy_kwargs={"net_arch": [64, 64]}, verbose=0, device="cpu")
+    if policy == "options":  # an option scored by what it names (learn_policy)
+        from interpreter.agents.learn_policy import OptionsPolicy, layout
+        net, kwargs = OptionsPolicy, {"plan": layout(env.env)}
+    else:  # sb3's plain MLP, a logit per action id
+        net, kwargs = "MlpPolicy", {"net_arch": [64, 64]}
+    model = MaskablePPO(net, env, seed=seed, n_steps=n_steps, batch_size=min(512, n_steps), n_epochs=epochs,
+                        learning_rate=learning_rate, gamma=GAMMA, ent_coef=0.01, policy_kwargs=kwargs, verbose=0,
+                        device="cpu")
     start = time.process_time()
     budget = minutes * 60
 
