@@ -14,7 +14,9 @@ during play (`table: score:`, public to all), a potential-based shaping on the w
 opponents' replies, less the potential before, the potential being the learner's evaluation less the best
 other one, over its scale: the game's own evaluation (`bots: evaluation:` and `scale:`, where the engine has
 it: interpreter.agents.judgement), else its score as the table counts it now over the score variable's
-`max:`. After
+`max:`. The policy (`learn_policy.OptionsPolicy`, `--policy options`) scores an option by what it names: a
+component's score from its row of the observation, its record and an embedding of its own, so that what is
+learnt of a card holds in every option naming it (`--policy mlp`: sb3's MLP, a logit per action id). After
 training for the CPU minutes given (the process's own CPU time, on one thread), the policy (its most likely
 legal action) plays `--games` games against the same opponents, seats rotated, and the win rate is reported
 with its 95 % Wilson interval. Everything is seeded: the same arguments give the same run.
@@ -228,6 +230,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--actions", choices=("fixed", "words"), default="fixed",
                     help="the action space: whole options where they can be enumerated (fixed), or words only")
+    ap.add_argument("--policy", choices=("options", "mlp"), default="options",
+                    help="options: an option scored by what it names (learn_policy); mlp: a logit per action id")
     ap.add_argument("--save", help="write the trained policy here (MaskablePPO.save)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -237,7 +241,8 @@ def main(argv=None) -> int:
         print("the learning example needs the learn extra: python -m pip install -e \".[learn]\"", file=sys.stderr)
         return 2
     log = None if args.json else (lambda text: print(text, flush=True))
-    model, took = train(args.game, args.players, args.minutes, args.seed, args.opponent, args.steps, log, args.actions)
+    model, took = train(args.game, args.players, args.minutes, args.seed, args.opponent, args.steps, log, args.actions,
+                        policy=args.policy)
     if args.save:
         model.save(args.save)
     result = {"game": args.game, "players": args.players, "opponent": args.opponent, "training": took,
