@@ -1,6 +1,6 @@
 """A learning example that learns: sb3-contrib's MaskablePPO against fixed opponents, on any content game.
 
-    python -m interpreter.agents.learn kings_bounty --players 2 --minutes 12 --games 400
+    python -m interpreter.agents.learn kings_bounty --players 2 --minutes 5 --games 400
     python -m pip install -e ".[learn]"        # sb3-contrib, and torch's CPU build (see the README, "Bots")
 
 The learner plays one seat of the PettingZoo environment (`pettingzoo_env.RulesEnv`, the fixed action space:
@@ -166,7 +166,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def train(game: str, players: int = 2, minutes: float = 12.0, seed: int = 0, opponent: str = "random",
+def train(game: str, players: int = 2, minutes: float = 5.0, seed: int = 0, opponent: str = "random",
           steps: int | None = None, log=None, actions: str = "fixed", n_steps: int = 2048, policy: str = "options",
           learning_rate: float = 1e-3, epochs: int = 3):
     """Train MaskablePPO for `minutes` of this process's CPU time (or `steps` environment steps, whichever
@@ -223,7 +223,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m interpreter.agents.learn", description=__doc__.splitlines()[0])
     ap.add_argument("game", help="a game folder under content/, or a path to one")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--minutes", type=float, default=12.0, help="CPU minutes of training (default 12)")
+    ap.add_argument("--minutes", type=float, default=5.0, help="CPU minutes of training (default 5)")
     ap.add_argument("--steps", type=int, default=None, help="at most this many environment steps of training")
     ap.add_argument("--games", type=int, default=400, help="games of evaluation (default 400)")
     ap.add_argument("--opponent", default="random", help="the fixed opponents' agent (default random)")
