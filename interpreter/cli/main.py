@@ -141,7 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--all", action="store_true", help="also modifiers whose condition did not hold")
     ex.add_argument("--why", metavar="EXPR", help="an expression of the rules (players are P1, P2, ...), e.g. 'final_strength(P1)': "
                     "its value and how it came about, part by part, with every modifier and its source")
-    ex.add_argument("--at", type=int, metavar="N", help="with --why: on the table after decision N (default: at the end of the log)")
+    ex.add_argument("--at", metavar="N[:STEP|:EVENT[#K]]", help="with --why: on the table after decision N (default: at the end of the "
+                    "log); N:STEP before that step of what follows decision N (--steps N lists them), N:EVENT as that "
+                    "procedure or event starts after decision N (its K-th call with #K), its parameters readable by EXPR")
+    ex.add_argument("--steps", type=int, metavar="N", help="list the steps of what follows decision N (0: the game's start), "
+                    "numbered as --at N:STEP takes them")
     ex.add_argument("--lang", help="the language of the names: en or ru (default as for play)")
     ex.set_defaults(handler=cmd_explain)
 
@@ -415,6 +419,8 @@ def cmd_explain(args) -> int:
     from interpreter.present.phrases import say
     from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
+    if args.steps is not None:
+        return _explain_steps(args, log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
     try:
@@ -440,20 +446,13 @@ def cmd_explain(args) -> int:
 
 
 def _explain_why(args, log: dict, game, lang: str) -> int:
-    """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
-    from interpreter.present.why import Why, at_decision
-    from interpreter.runtime.gamelog import replay
-    if game is None:
-        outcome = replay(log, allow_changed=args.allow_changed_content)
-        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
-        return 1
-    session = at_decision(game, log, args.at, lang, args.allow_changed_content)
-    part = Why(session, lang).explain(args.why)
-    if args.json:
-        print(json.dumps({"decision": len(session.history), **part.to_json()}, ensure_ascii=False, indent=1))
-    else:
-        print("\n".join(part.lines()))
-    return 0
+    from interpreter.cli.why import explain_why
+    return explain_why(args, log, game, lang)
+
+
+def _explain_steps(args, log: dict) -> int:
+    from interpreter.cli.why import explain_steps
+    return explain_steps(args, log)
 
 
 # ---------------------------------------------------------------- scenarios and schemas

@@ -131,6 +131,11 @@ PHRASES: dict[str, dict[str, str]] = {
     "why counted": {"en": "counted: {items}", "ru": "посчитаны: {items}"},
     "why since": {"en": "as {cond} is {value}", "ru": "так как {cond}: {value}"},
     "why cannot": {"en": "cannot be computed here: {why}", "ru": "здесь не вычисляется: {why}"},
+    "why none": {"en": "{what} is none here (no component, player or zone)",
+                 "ru": "{what} здесь не имеет значения (нет компонента, игрока или зоны)"},
+    "why step": {"en": "step {n}: {event}{args}", "ru": "шаг {n}: {event}{args}"},
+    "why at": {"en": "(after decision {decision}, {where})", "ru": "(после решения {decision}, {where})"},
+    "why no steps": {"en": "no step follows decision {n}", "ru": "после решения {n} шагов нет"},
     "why of": {"en": "{name} of {obj}", "ru": "{name}: {obj}"},
     # the web pages' buttons, headings and notices (interpreter.web)
     "web lobby": {"en": "Games", "ru": "Игры"},
