@@ -94,10 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
     pl.add_argument("game", nargs="?", help="a folder name under content/ or a path to a game folder (default: the game marked play_by_default)")
-    pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    pl.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); one agent sits at every seat, several make the players (with --players N, the last repeats)")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
     pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
     sm.add_argument("--games", type=int, default=100)
-    sm.add_argument("--players", type=int)
+    sm.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     sm.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     sm.add_argument("--variant", action="append", default=[])
     sm.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
-    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); the last repeats")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); one agent sits at every seat, several make the players (with --players N, the last repeats)")
     sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
     sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
@@ -334,7 +334,7 @@ def _short(path: Path) -> str:
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
     from interpreter.agents.players import AGENT_KINDS, parse_agent_args
-    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    from interpreter.cli.play import game_ref as _game_ref, seat_agents, choose_language
     from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
@@ -343,10 +343,11 @@ def cmd_simulate(args) -> int:
     if not kinds or any(k not in AGENT_KINDS or k == "human" for k in kinds):
         raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name a bot per seat",
                                           hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
-    args.agent_kinds = tuple(kinds)
+    players, seats = seat_agents(game, args.players, kinds)
+    args.agent_kinds = tuple(seats)
     args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
     args.report_lang = choose_language(game, args.lang)
-    return simulate(args, game, _game_ref(args.game), _players(game, args.players))
+    return simulate(args, game, _game_ref(args.game), players)
 
 
 # ---------------------------------------------------------------- replay and explain
