@@ -5,24 +5,17 @@ folded and `log` shows them; `help` lists every command; a question about an are
 `--agents` names the seats, and the number of players unless `--players` is given."""
 from __future__ import annotations
 
-import fcntl
 import io
 import os
 import re
-import select
-import signal
-import struct
-import subprocess
-import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
 
 from cli_run import run
 from interpreter.present.terminal import HELP, screen
-from interpreter.present.words import Presenter, Shown
+from interpreter.present.words import Presenter
+from tests.test_play_interrupted import at_a_terminal as play_at
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(24, 80), (30, 100), (50, 160)]
@@ -31,58 +24,10 @@ HEADING = re.compile(r"^--- (P\d|Игрок \d), (your decision|ваше реш�
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def _size(fd: int, rows: int, columns: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-
-
 def at_a_terminal(args: list[str], inputs: list, size: tuple, limit: float = 90.0) -> str:
-    """`rules ARGS` on a pseudo-terminal of `size` (rows, columns) that is its controlling terminal: each `> `
-    gets the next input ("0" when they run out); an input ("RESIZE", rows, columns) resizes the terminal instead
-    (the kernel sends SIGWINCH) and waits for the screen drawn again; "\\x04" ends the input."""
-    main, sub = os.openpty()
-    _size(sub, *size)
-    env = dict(os.environ, PYTHONIOENCODING="utf-8", PYTHONPATH=str(ROOT))
-    env.pop("COLUMNS", None)
-    env.pop("LINES", None)
-
-    def controlling_terminal():
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from interpreter.cli import main; sys.exit(main())", *args],
-                            stdin=sub, stdout=sub, stderr=sub, cwd=ROOT, env=env, close_fds=True,
-                            start_new_session=True, preexec_fn=controlling_terminal)
-    os.close(sub)
-    screen_, answered, queue = b"", 0, list(inputs)
-    deadline = time.monotonic() + limit
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([main], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(main, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                screen_ += chunk
-                text = screen_.decode("utf-8", "replace")
-                if text.count("\n> ") > answered and text.rstrip(" ").endswith(">"):
-                    typed = queue.pop(0) if queue else "0"
-                    answered += 1
-                    if isinstance(typed, tuple):  # the terminal is resized: the screen comes again, then a prompt
-                        _size(main, typed[1], typed[2])
-                    else:
-                        os.write(main, typed.encode() if typed == "\x04" else (typed + "\n").encode())
-            elif proc.poll() is not None:
-                break
-        else:
-            raise AssertionError("the game did not end in time:\n" + screen_.decode("utf-8", "replace")[-3000:])
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        os.close(main)
-    return screen_.decode("utf-8", "replace").replace("\r\n", "\n")
+    """`rules ARGS` on a pseudo-terminal of `size` (rows, columns) that is its controlling terminal
+    (tests.test_play_interrupted.at_a_terminal): the screen."""
+    return play_at(args, inputs, limit, size)[1]
 
 
 def screens(output: str) -> list[list[str]]:

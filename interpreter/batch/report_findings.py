@@ -33,39 +33,33 @@ def warning_lines(report: dict) -> list:
                     f"{100 * w['upper']:.1f} % of such games, 95 % bound). The figures describe games decided "
                     "otherwise.")
             if skilled:
-                line += (f" Agents that try to win may reach it: rules simulate {report['game']} --agents "
-                         f"{skilled[0]} ... (agents: {', '.join(skilled)}).")
+                line += (f" Agents that try to win may reach it ({', '.join(skilled)}): rules simulate {report['game']} "
+                         f"--players {report['players']} --agents {skilled[-1]} --report DIR.")
             out.append(line)
     return out
 
 
+# the words of each kind of compared figure: {seat} a seat's name, {label} a label's, {length} a length's words,
+# {ending} how games ended, {name} a value's or card's name
+FIGURES = {
+    "seat": "wins of {seat}", "shared_victories": "games with a shared victory", "no_winner": "games without a winner",
+    "ending": "games ended {ending}", "length": "mean decisions a game", "length_by": "mean {length} a game",
+    "score": "mean score of {seat}", "winning_score": "mean winning score", "number": "mean {label}",
+    "number_effect": "{label}: winners' mean − others'", "per_player": "{label} {name}: effect on winning",
+    "card": "card {name}: effect on winning",
+}
+
+
 def figure_name(row: dict, report: dict) -> str:
     """A compared figure in the report's words."""
-    kind, key = row["figure"], row["key"]
-    labels, lengths = report.get("labels") or {}, report.get("length_labels") or {}
-    if kind == "seat":
-        return f"wins of {_seat(report, key)}"
-    if kind == "shared_victories":
-        return "games with a shared victory"
-    if kind == "no_winner":
-        return "games without a winner"
-    if kind == "ending":
-        return "games ended " + (report["endings"][key] if key is not None else "otherwise")
-    if kind == "length":
-        return "mean decisions a game"
-    if kind == "length_by":
-        return f"mean {lengths.get(key, key)} a game"
-    if kind == "score":
-        return f"mean score of {_seat(report, key)}"
-    if kind == "winning_score":
-        return "mean winning score"
-    if kind == "number":
-        return f"mean {labels.get(key, key)}"
-    if kind == "number_effect":
-        return f"{labels.get(key, key)}: winners' mean − others'"
-    if kind == "per_player":
-        return f"{labels.get(row['label'], row['label'])} {row.get('name') or key}: effect on winning"
-    return f"card {row.get('name') or key}: effect on winning"
+    key = row["key"]
+    label = row.get("label", key)
+    return FIGURES[row["figure"]].format(
+        seat=_seat(report, key) if isinstance(key, str) else key,
+        label=(report.get("labels") or {}).get(label, label),
+        length=(report.get("length_labels") or {}).get(key, key),
+        ending=report["endings"][key] if row["figure"] == "ending" and key is not None else "otherwise",
+        name=row.get("name") or key)
 
 
 def _seat(report: dict, key: str) -> str:

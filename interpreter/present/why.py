@@ -385,22 +385,3 @@ def _walk(node):
     yield node
     for child in ast.children(node):
         yield from _walk(child)
-
-
-def at_decision(game, log: dict, n: int | None, lang: str, allow_changed: bool):
-    """A session replaying the log's first `n` decisions (all of them when n is None)."""
-    from interpreter.runtime.session import Session
-    total = len(log["decisions"])
-    if n is not None and not 0 <= n <= total:
-        raise DiagnosticError([Diagnostic("USAGE", f"--at {n}: the log has decisions 1 to {total}",
-                                          hint="--at N explains the table after decision N (0: before the first)")])
-    if game.content.content_hash != log["content_hash"] and not allow_changed:
-        raise DiagnosticError([Diagnostic("LOG-GAME", "the content changed since the log was written",
-                                          hint="explain it anyway with --allow-changed-content")])
-    session = Session(game, log["players"], log["seed"], tuple(log["variants"]), start=False, lang=lang)
-    session.call(game.content.manifest["start"])
-    for index, _ in log["decisions"][:total if n is None else n]:
-        if session.pending is None:
-            break
-        session.answer(index)
-    return session
