@@ -151,3 +151,32 @@ def test_agents_name_the_seats_and_the_number_of_players(capsys):
     assert code == 2 and "--agents names 6 agents: kings_bounty is for 2 to 5 players" in err
     code, out, err = run(capsys, "simulate", "kings_bounty", "--agents", "random,random", "--games", 2, "--workers", 1)
     assert code == 0 and "players: 2" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_question_naming_an_area_shows_it_with_its_neighbours_at_every_size(lang):
+    import random
+    from interpreter.present.table import table_model
+    from interpreter.present.terminal import areas_named, option_order
+    from interpreter.present.words import shown_to
+    from interpreter.runtime.games import load_compiled
+    from interpreter.runtime.session import Session
+    session = Session(load_compiled("agot"), 3, 4, lang=lang)
+    rng = random.Random(4)
+    while True:  # on to the first question that names an area (an order to give there)
+        d = session.pending
+        model = table_model(session, d.player)
+        shown = shown_to(d, session.state)
+        if areas_named(model, shown.prompt):
+            break
+        session.answer(rng.randrange(len(d.values)))
+    pr = Presenter(session.state, d.player)
+    area = next(a for a in model.areas if a.ref == areas_named(model, shown.prompt)[0])
+    near = {a.ref: a.name for a in model.areas}
+    for rows, columns in SIZES:
+        lines, _ = screen(model, pr, shown, option_order(d, session.state), ["something"] * 5, "head", 0, rows, columns)
+        at = next(i for i, line in enumerate(lines) if line.startswith(area.name))
+        after = [line for line in lines[at + 1:] if line.startswith("  " + pr.say("next to area", area=""))]
+        assert after and all(any(line[len("  " + pr.say("next to area", area="")):].startswith(near[n][:20])
+                                 for n in area.adjacent) for line in after), lines
+        assert len(after) <= len(area.adjacent) and len(lines) <= rows
