@@ -77,8 +77,8 @@ def test_the_screen_is_laid_out_again_when_the_terminal_is_resized():
 
 def test_an_area_question_shows_its_neighbours_and_an_area_can_be_asked_about():
     out = at_a_terminal(["play", "agot", "--agents", "human,random,random", "--seed", "4", "--lang", "en"],
-                        ["?Winterfell", *["0"] * 12, "\x04"], (30, 100))
-    assert re.search(r"^  Winterfell \(P\d\): units of Winterfell: .*\n(    next to: .*\n)+", out, re.M), out[:4000]
+                        ["2", "?Winterfell", *["0"] * 12, "\x04"], (30, 100))  # P1 leads House Stark (option 2)
+    assert re.search(r"^  Winterfell \(P1[^:]*\): units of Winterfell: .*\n(    next to: .*\n)+", out, re.M), out[:4000]
     asked = [s for s in screens(out) if any(re.match(r"^(Which order do you give to|March from) ", line) for line in s)]
     assert asked, out[-3000:]
     for lines in asked:

@@ -297,6 +297,8 @@ def render_html(report: dict) -> str:
         for e in r["stats"]["first_errors"]:
             parts.append(f"<pre>{esc(r['label'])}, seed {e['seed']}:\n{esc(e['error'])}</pre>")
 
+    if report.get("ladder"):
+        parts.append(_ladder_section(report["ladder"]))
     parts.append(verdict_html(report))
     for r in runs:
         parts.append(findings_html(report, r, _table))
@@ -387,6 +389,17 @@ def _numbers_section(runs: list, label: str, shown: str) -> str:
                       + (": part of the score, so circular" if circular else "") + ".</p>",
                       plot_counts(runs, "per_player_numbers", shown, f"distribution of {shown}", label) or "",
                       _table(head, rows)])
+
+
+def _ladder_section(ladder: dict) -> str:
+    """`rules ladder --report`: the agents' ratings (interpreter.batch.ladder), strongest first."""
+    rows = [[html.escape(r["agent"]), _num(r["elo"], 0), f"[{_num(r['low'], 0)}, {_num(r['high'], 0)}]", r["seats"],
+             f"{_pct(r['win_share']['rate'])} [{_pct(r['win_share']['low'])}, {_pct(r['win_share']['high'])}]",
+             _pct(r["fair_wins"] / r["seats"]) if r["seats"] else "–", _num(r.get("cpu_seconds_per_game"), 2)]
+            for r in ladder["ratings"]]
+    return "\n".join([f"<h2>Ladder</h2><p class=\"note\">{html.escape(ladder['method'])}; {ladder['lineups']} seatings in turn. "
+                      "The wins by seat and every figure below come from these games, played by the agents rated here.</p>",
+                      _table(["agent", "Elo", "95 % interval", "games", "won", "fair share", "CPU s per game"], rows)])
 
 
 def _union(runs: list, rows_of, key: str) -> list:

@@ -121,13 +121,14 @@ def _summary(game, players, variants, records, seconds, workers, ray_address, ag
     }
 
 
-def _write_report(folder: Path, game, players: int, args, results: list):
+def _write_report(folder: Path, game, players: int, args, results: list, extra: dict | None = None):
     from interpreter.batch.report import write_report
-    return write_report(folder, _report_data(game, players, args, results))
+    return write_report(folder, _report_data(game, players, args, results, extra))
 
 
-def _report_data(game, players: int, args, results: list) -> dict:
-    """Everything report.json holds: each run's statistics and findings, the comparison of two runs."""
+def _report_data(game, players: int, args, results: list, extra: dict | None = None) -> dict:
+    """Everything report.json holds: each run's statistics and findings, the comparison of two runs;
+    `extra` adds to it (a ladder's table, rules ladder --report)."""
     from dsl.translations import text_in
     from interpreter.agents.players import AGENT_KINDS
     from interpreter.batch.balance import summarize
@@ -182,6 +183,7 @@ def _report_data(game, players: int, args, results: list) -> dict:
                           "kind_names": [words.word(lang, k) for k in sorted(spec.score_kinds)]},
         "skilled_agents": [k for k in AGENT_KINDS if k not in ("random", "human")],
         "runs": runs,
+        **(extra or {}),
     }
     if len(runs) > 1:
         report["comparison"] = compare_runs(runs[0]["stats"], runs[1]["stats"])

@@ -73,6 +73,7 @@ class Room:
         self.lock = threading.RLock()
         self.version = 0  # bumped at every change the pages show
         self.listeners: list = []  # callables told (with no argument) after every change
+        self.drawn: dict = {}  # what interpreter.web.pages keeps between views: the static board, what each reader saw
         self.error: dict | None = row.error
         self.status = row.status
         self.saved_status = row.status
