@@ -12,6 +12,7 @@ import pytest
 from cli_run import run
 from interpreter.batch.balance import mean_difference, summarize, t_quantile, t_two_sided
 from interpreter.batch.findings import compare_runs, confounds, what_wins, warnings
+from interpreter.batch.report_findings import findings_html, warning_lines
 from tests.tiny_game import tiny_game
 
 
@@ -79,14 +80,35 @@ def test_numbers_are_summarized_as_numbers_and_circular_figures_left_out_of_what
     mixed = _records(40)
     for r in mixed[::3]:
         r["per_player"]["side"] = [["y"], ["x"]]
-    assert not confounds(mixed, 2)["side"]["fixed_by_seat"]
+    found = confounds(mixed, 2)
+    assert not found["side"]["fixed_by_seat"]
+    stats = summarize(mixed, 2)
+    page = findings_html({"runs": [{}], "labels": {"side": "house"}}, {"label": "no variant", "confounds": found,
+                                                                       "stats": stats}, lambda head, rows: "")
+    assert ("Seat and house are not confounded: each seat had 2 different values over the games, so the wins by "
+            "seat and the wins by house are two findings.") in page
 
 
 def test_a_victory_no_game_reached_is_a_warning():
     stats = summarize(_records(30), 2)
-    assert warnings(stats, (0,)) == [{"kind": "victory never reached", "ending": 0, "games": 30,
+    assert warnings(stats, (0,)) == [{"kind": "victory never reached", "ending": 0, "games": 30, "wins": 0,
                                       "upper": pytest.approx(3.8415 / (30 + 3.8415), abs=1e-4)}]
     assert warnings(stats, (1,)) == []
+
+
+def test_a_victory_reached_in_hardly_any_game_is_a_warning_too():
+    records = _records(300)
+    records[7]["ending"] = records[100]["ending"] = 0  # 2 of 300 games (AGoT's seven castles under random play)
+    found = warnings(summarize(records, 2), (0,))
+    assert [(w["kind"], w["wins"], w["games"]) for w in found] == [("victory rarely reached", 2, 300)]
+    assert found[0]["upper"] < 0.05
+    report = {"runs": [{"label": "no variant", "warnings": found}], "endings": ["by a hundred coins", "otherwise"],
+              "game": "g", "players": 2, "agents": ["random", "random"], "skilled_agents": ["greedy"]}
+    assert warning_lines(report)[0].startswith("no variant: hardly any game ended by a hundred coins (2 of 300 games; "
+                                               "it happens in at most 2.4 % of such games")
+    for k in range(12):  # 12 of 300 (4 %): its upper bound passes 5 %, nothing to warn about
+        records[k]["ending"] = 0
+    assert warnings(summarize(records, 2), (0,)) == []
 
 
 def test_two_runs_compared_figure_by_figure():

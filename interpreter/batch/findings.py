@@ -6,7 +6,8 @@ are interpreter.batch.report_findings'.
   with the seat, not two; a figure the manifest declares part of the score (`part_of_score`) is circular;
 - what wins: the figures that differ from chance after the run's Holm correction (seats against the fair
   share, cards, per-player values and numbers), circular ones left out and named;
-- warnings: a way of winning declared in content (`ends: [{victory: true}]`) that no game reached;
+- warnings: a way of winning declared in content (`ends: [{victory: true}]`) that no game reached, or that
+  is rare beyond doubt (reached in under 5 % of games at the 95 % upper bound);
 - comparison of a run with a variant against the run without it (the same seeds): per figure the variant's
   value minus the first run's, with a 95 % interval and a p-value, and Holm's correction over the figures:
   a share by Newcombe's interval and the two-proportion z-test; a mean by Welch's interval and t-test; an
@@ -76,15 +77,24 @@ def _found(rows: list, circular: list, row: dict, figure: str, key, label: str |
     return item
 
 
+RARE = 0.05  # a way of winning whose 95 % upper bound is below this is warned about as rarely reached
+
+
 def warnings(stats: dict, victories: tuple) -> list:
-    """A way of winning that no game of the run reached: {kind, ending, games, upper} (upper: the 95 % bound on
-    how often it happens under these agents)."""
+    """A way of winning that no game of the run reached, or that is rare beyond doubt (its 95 % upper bound
+    under RARE): {kind, ending, games, wins, upper} (upper: the 95 % bound on how often it happens under these
+    agents)."""
     out = []
     endings = {e["ending"]: e for e in stats.get("endings", [])}
     n = stats["games"] - stats["errors"]
     for i in victories:
-        if n and i not in endings:
-            out.append({"kind": "victory never reached", "ending": i, "games": n, "upper": wilson(0, n)[1]})
+        if not n:
+            continue
+        if i not in endings:
+            out.append({"kind": "victory never reached", "ending": i, "games": n, "wins": 0, "upper": wilson(0, n)[1]})
+        elif endings[i]["high"] < RARE:
+            out.append({"kind": "victory rarely reached", "ending": i, "games": n, "wins": endings[i]["wins"],
+                        "upper": endings[i]["high"]})
     return out
 
 

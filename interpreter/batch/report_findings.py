@@ -26,12 +26,15 @@ def warning_lines(report: dict) -> list:
     skilled = [k for k in report.get("skilled_agents") or () if k not in (report.get("agents") or ())]
     for run in report["runs"]:
         for w in run.get("warnings", ()):
-            if w["kind"] != "victory never reached":
-                continue
             ending = report["endings"][w["ending"]]
-            line = (f"{run['label']}: no game ended {ending} (0 of {w['games']} games; it happens in at most "
-                    f"{100 * w['upper']:.1f} % of such games, 95 % bound). The figures describe games decided "
-                    "otherwise.")
+            if w["kind"] == "victory never reached":
+                line = f"{run['label']}: no game ended {ending} (0 of {w['games']} games; "
+            elif w["kind"] == "victory rarely reached":
+                line = f"{run['label']}: hardly any game ended {ending} ({w['wins']} of {w['games']} games; "
+            else:
+                continue
+            line += (f"it happens in at most {100 * w['upper']:.1f} % of such games, 95 % bound). The figures "
+                     f"describe games {'almost all ' if w['wins'] else ''}decided otherwise.")
             if skilled:
                 line += (f" Agents that try to win may reach it ({', '.join(skilled)}): rules simulate {report['game']} "
                          f"--players {report['players']} --agents {skilled[-1]} --report DIR.")
@@ -182,8 +185,10 @@ def findings_html(report: dict, run: dict, table) -> str:
             notes.append(f"Seat and {shown} are fixed together ({pairs}): the wins by seat and the wins by {shown} are "
                          "one finding, and neither tells whether the seat or the " + shown + " makes the difference.")
         elif label in (run["stats"].get("per_player") or {}):
-            notes.append(f"Seat and {shown} are not confounded: each seat had between {min(found['values_by_seat'])} and "
-                         f"{max(found['values_by_seat'])} different values over the games.")
+            low, high = min(found["values_by_seat"]), max(found["values_by_seat"])
+            notes.append(f"Seat and {shown} are not confounded: each seat had "
+                         f"{low if low == high else f'between {low} and {high}'} different values over the games, "
+                         f"so the wins by seat and the wins by {shown} are two findings.")
     for label in (report.get("part_of_score") or {}).get("per_player", ()):
         notes.append(f"{labels.get(label, label)} is part of the score: its rows below are circular.")
     for kind in (report.get("part_of_score") or {}).get("kind_names", ()):
