@@ -107,7 +107,7 @@ def test_every_icon_the_games_name_is_vendored_with_its_licence():
 
 
 def test_tracks_follow_the_variables_the_rules_keep(agot):
-    session = Session(agot, 3, 4)
+    session = Session(agot, 3, 4, ("houses_fixed",))
     state = session.state
     tracks = {t.name: t for t in table_model(session, 0).tracks}
     assert [s.seats[0] for s in tracks["Iron Throne"].slots] == state.game_vars["throne_track"]
@@ -175,7 +175,7 @@ def test_a_layout_with_shapes_draws_filled_shapes_names_and_icons_where_it_says(
 
 
 def test_identical_copies_are_one_option_with_how_many_are_left(agot):
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     d = session.pending
     shown = shown_to(d, session.state)
     assert len(shown.options) == 15 and len(shown.groups) == 11  # the 15 order tokens, 11 different orders
@@ -193,7 +193,7 @@ def test_the_terminal_offers_identical_copies_once_too(agot):
     """At the terminal as on the page: one entry per distinct order, with how many; it answers with one of them."""
     import io
     from interpreter.agents.players import HumanAgent
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     d = session.pending
     out = io.StringIO()
     person = HumanAgent(io.StringIO("3\n"), out)
@@ -206,7 +206,7 @@ def test_the_terminal_offers_identical_copies_once_too(agot):
 
 def test_an_option_naming_an_area_stacks_its_identical_units(agot):
     """Issue 33, item 3: `Oasis Gate [troops: Army ×11]`, not every token spelt out."""
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     pr = Presenter(session.state, 0)
     for area in session.state.game_zones["board"].items:
         units = [pr.describe(u) for u in area.zones["units"].items] if "units" in area.zones else []

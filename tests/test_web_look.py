@@ -129,6 +129,11 @@ def test_agot_at_a_laptop_size_and_on_a_phone(server, page):
     app, base = server
     gid, _ = seat_page(page, base, "agot", 3, 2)
     room = app.state.rooms.get(gid)
+    assert "House" in page.locator("#question .prompt").inner_text()  # houses are chosen first, in seat order
+    before = version(page)
+    page.locator("#question button.opt").first.click()  # P1 leads Baratheon; the bots choose theirs
+    page.wait_for_selector(f'#view:not([data-version="{before}"]) #question button.opt')
+    wait_at_least(page, room.version)
     state = room.session.state
     check_laptop(page, board=True)
     assert len(page.content().encode("utf-8")) < 150_000  # the whole seat page, static board included
