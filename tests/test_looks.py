@@ -187,6 +187,12 @@ def test_identical_copies_are_one_option_with_how_many_are_left(agot):
         assert {k: v for k, v in a.attrs.items() if k not in ("id", "source")} == \
                {k: v for k, v in b.attrs.items() if k not in ("id", "source")}
     assert len(shown.options) == sum(len(m) for _, m in shown.groups)
+    # each option, whichever copy it names, shows that order's face (icon and colour) beside it
+    from interpreter.present.options import option_refs
+    named = {c for r in option_refs(d, session.state) for c in r.components}
+    state = session.state
+    drawn = scene(table_model(session, 0), state, Presenter(state, 0), named)
+    assert named and all(drawn.faces[c].icon for c in named)
 
 
 def test_the_terminal_offers_identical_copies_once_too(agot):

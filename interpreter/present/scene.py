@@ -148,7 +148,8 @@ class Painter:
         card = Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
                     list(item.values), item.count, False, token or look.shape == "token",
                     e.id in self.pickable, self.before is not None and e.id not in self.before)
-        self.faces[e.id] = card
+        for r in item.refs or (e.id,):  # an option naming any copy of a stack shows its face
+            self.faces[r] = card
         return card
 
     def _icon(self, name: str | None) -> str | None:
