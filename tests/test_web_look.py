@@ -109,9 +109,16 @@ def test_a_card_game_at_a_laptop_size(server, browser, page, game, players, seed
     if game == "kings_bounty":  # a card laid down glides from the hand to the domains
         option = page.locator("#question button.opt", has_text="Lay down").first
         before = version(page)
+        # count the glides started (a busy machine may end a 450 ms animation before a look at the running ones)
+        page.evaluate("() => { window.glides = 0; const animate = Element.prototype.animate;"
+                      "Element.prototype.animate = function (...a) { window.glides += 1; return animate.apply(this, a); }; }")
         option.click()
         page.wait_for_selector(f'#view:not([data-version="{before}"])', state="attached")
-        assert page.evaluate("document.getAnimations().length") > 0
+        for _ in range(100):  # the page's policy forbids the script a wait_for_function polls with
+            if page.evaluate("() => window.glides"):
+                break
+            page.wait_for_timeout(50)
+        assert page.evaluate("() => window.glides") > 0
     if game == "btwixt":  # a bid pile shows its total
         room = app.state.rooms.get(gid)
         while not page.locator(".zone[data-zone=bid_pile] .total").count():
