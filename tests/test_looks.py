@@ -249,14 +249,14 @@ def test_ink_is_readable_on_its_colour():
 
 
 def test_a_board_drawn_small_draws_its_tokens_larger(agot, six):
-    """AGoT's map (1360×1700) is drawn at about 0.4 of its size at a laptop: its tokens are drawn 1.4× (in the
+    """AGoT's map (1360×1700) is drawn at about 0.4 of its size at a laptop: its tokens are drawn 1.2× (in the
     board's units), while the six lands' small map keeps them as they are."""
     pytest.importorskip("markupsafe")
     from interpreter.web.draw import board_svg
-    for game, scale in ((agot, 1.4), (six, 1.0)):
+    for game, scale in ((agot, 1.2), (six, 1.0)):
         session = Session(game, 3 if game is agot else 2, 1, ("houses_fixed",) if game is agot else ())
         state = session.state
         board = scene(table_model(session, 0), state, Presenter(state, 0)).board
         assert board.piece == scale
         svg = board_svg(board, "", {"board": "board"})
-        assert ('<g transform="scale(1.40)">' in svg) == (scale != 1.0) and ('class="pc' in svg) == (game is agot)
+        assert ('<g transform="scale(1.20)">' in svg) == (scale != 1.0) and ('class="pc' in svg) == (game is agot)

@@ -22,7 +22,7 @@ from dsl.board_geometry import CHAR_EM, LINE_EM, label_lines
 RADIUS = 18  # a point layout's round shape
 LABEL = 12  # the height of area names' letters unless the layout says otherwise (as its checks assume)
 PIECE = 22  # px between the centres of two tokens in a row
-BIG = 1200.0  # a board wider or taller than this draws its tokens larger (up to 1.4×), to keep them legible
+BIG = 1200.0  # a board larger than this draws its tokens larger, up to 1.2× (more: tokens at slots near names cover them)
 ICON = 14  # px: an attribute icon
 
 
@@ -178,7 +178,7 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
     ring = None if (positions or shapes) else _ring([e.id for e in board_areas(painter.state, spec)])
     if ring is not None:
         width = height = ring[0]
-    out = BoardDraw(float(width), float(height), [], piece=min(1.4, max(1.0, max(width, height) / BIG)))
+    out = BoardDraw(float(width), float(height), [], piece=min(1.2, max(1.0, max(width, height) / BIG)))
     step = PIECE * out.piece
     for a in model.areas:
         if ring is not None:
