@@ -260,3 +260,17 @@ def test_a_board_drawn_small_draws_its_tokens_larger(agot, six):
         assert board.piece == scale
         svg = board_svg(board, "", {"board": "board"})
         assert ('<g transform="scale(1.20)">' in svg) == (scale != 1.0) and ('class="pc' in svg) == (game is agot)
+
+
+def test_a_house_to_lead_is_offered_with_its_sigil_in_its_colour(agot):
+    """The first question of AGoT (houses chosen): each option shows the House's sigil in the House's colour."""
+    from interpreter.present.options import option_refs
+    session = Session(agot, 3, 1)
+    state = session.state
+    d = session.pending
+    named = [r.components[0] for r in option_refs(d, state)]
+    drawn = scene(table_model(session, 0), state, Presenter(state, 0), set(named))
+    looks = agot.content.vocabulary.table.looks
+    faces = {state.entities[c].attrs["house"]: drawn.faces[c] for c in named}
+    assert set(faces) == {"baratheon", "lannister", "stark"}
+    assert faces["stark"].icon == "direwolf" and faces["lannister"].colour == looks.colours["lannister"]
