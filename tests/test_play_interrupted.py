@@ -10,6 +10,7 @@ import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -26,11 +27,14 @@ GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 i
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tuple[int, str]:
-    """`rules ARGS` on a pseudo-terminal: each `> ` gets the next of `inputs` (then "0"); an input of
-    "\\x03" (Ctrl-C) or "\\x04" (Ctrl-D) is typed as it is; "SIGTERM" sends the game that signal, "HANG UP" closes
-    the terminal. The exit code and the screen."""
+def at_a_terminal(args: list[str], inputs: list, limit: float = 60.0, size: tuple | None = None) -> tuple[int, str]:
+    """`rules ARGS` on a pseudo-terminal (of `size`: rows, columns, when given): each `> ` gets the next of `inputs`
+    (then "0"); an input of "\\x03" (Ctrl-C) or "\\x04" (Ctrl-D) is typed as it is; "SIGTERM" sends the game that
+    signal, "HANG UP" closes the terminal, ("RESIZE", rows, columns) resizes it (the kernel sends SIGWINCH). The
+    exit code and the screen."""
     main, sub = os.openpty()
+    if size is not None:
+        resize(sub, *size)
     env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="120", PYTHONPATH=str(ROOT))
 
     def controlling_terminal():  # the new session's terminal: Ctrl-C there interrupts the game
@@ -57,7 +61,9 @@ def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tu
                 if text.count("\n> ") + text.startswith("> ") > answered and text.rstrip(" ").endswith(">"):
                     typed = queue.pop(0) if queue else "0"
                     answered += 1
-                    if typed == "SIGTERM":
+                    if isinstance(typed, tuple):  # ("RESIZE", rows, columns): the screen comes again, then a prompt
+                        resize(main, typed[1], typed[2])
+                    elif typed == "SIGTERM":
                         proc.send_signal(signal.SIGTERM)
                     elif typed == "HANG UP":  # the terminal goes away: its session is sent SIGHUP
                         os.close(main)
@@ -77,6 +83,10 @@ def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tu
         if main is not None:
             os.close(main)
     return code, screen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def resize(fd: int, rows: int, columns: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
 @pytest.fixture
