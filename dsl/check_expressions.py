@@ -255,7 +255,7 @@ class ExpressionChecks:
         if node.func in ("sum", "count", "any", "all", "first", "distinct") and node.args:
             if not is_collection(node.args[0].type):
                 self.report.error("TYPE-MISMATCH", f"'{node.func}' goes through a list or a zone, not a {node.args[0].type}", node.args[0].span)
-        if node.func in ("max", "min") and len(node.args) == 2:
+        if node.func in ("max", "min") and len(node.args) == 2 or node.func == "roll":
             for a in node.args:
                 self.numeric(a.type, a.span)
         if node.func == "concat" and node.args:

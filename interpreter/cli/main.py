@@ -401,7 +401,7 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     from interpreter.cli.play import choose_language
-    from interpreter.present.explain import entries_in_words, entry_lines
+    from interpreter.present.explain import chance_in_words, entries_in_words, entry_lines
     from interpreter.present.phrases import say
     from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
@@ -415,7 +415,10 @@ def cmd_explain(args) -> int:
     if args.why is not None:
         return _explain_why(args, log, game, lang)
     outcome = replay(log, trace=True, allow_changed=args.allow_changed_content, lang=lang)
-    entries = [e for e in entries_in_words(outcome.session.rt.trace or [], outcome.session.state, lang, args.all)
+    state = outcome.session.state
+    found = entries_in_words(outcome.session.rt.trace or [], state, lang, args.all)
+    drawn = chance_in_words(state.chance.record if state.chance is not None else [], state, lang)
+    entries = [e for e in sorted(drawn + found, key=lambda e: e["decision"])  # (stable: a draw before what follows it)
                if (args.decision is None or e["decision"] == args.decision) and (args.event is None or e["event_id"] == args.event)]
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=1))

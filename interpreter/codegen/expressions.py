@@ -21,7 +21,7 @@ _PLAIN_BUILTINS = {
     "place_of": "_place_of", "is_in": "_is_in", "abs": "_abs", "face_down": "_face_down",
 }
 # built-ins that take the runtime: the game's seats and generator, or the step budget (they go through a collection)
-_RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
+_RT_BUILTINS = {"random": "_random", "roll": "_roll", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
                 "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat",
                 "sum": "_total", "distinct": "_distinct", "concat": "_concat", "keys": "_keys", "snapshot": "_snapshot"}
 
@@ -397,6 +397,8 @@ class Expressions:
             return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and {held} else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
+        if name == "random":  # a pick among players is labelled as players (a scenario's P2, a chance decision's)
+            return f"_random(rt, {args[0]}, {args[1] if len(args) > 1 else None}, {node.args[0].type == 'list[player]'})"
         if name == "concat" and _each_players_zone(node.args[0]):  # concat([hand of q for q in players])
             return f"_concat_zone(rt, {literal(node.args[0].value.name)})"
         return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"

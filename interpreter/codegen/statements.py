@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.conditions import test, worthwhile
+from interpreter.codegen.chance import drawn_before
 from interpreter.codegen.expressions import Expressions, _plain_local, made_list
 from interpreter.codegen.facts import LISTS, SEAT, local_facts, of_one_player, players_like
 from interpreter.codegen.menus import Menus
@@ -27,12 +28,17 @@ class Statements(Menus):
         self.w = writer
         self.bound = set(bound)
         self.facts: dict | None = None  # what the body's bindings make sure of its locals (codegen.facts)
+        self.drawn: dict = {}  # id(expression) -> the local holding its value, drawn before the statement (`drawing`)
 
     @property
     def ex(self) -> Expressions:
         return Expressions(self.game, self.bound, facts=self.facts)
 
     def expr(self, node) -> str:
+        if self.drawn:
+            found = self.drawn.get(id(node))
+            if found is not None:
+                return found
         return self.ex.expr(node)
 
     @contextmanager
@@ -54,7 +60,50 @@ class Statements(Menus):
             self.facts = local_facts(self.game, stmts, self.bound)
         for s in stmts:
             self.w.span = s.span
+            if self.unit.stmt_draws(s):
+                self.drawing(s)
+            else:
+                getattr(self, "s_" + type(s).__name__)(s)
+
+    def drawing(self, s) -> None:
+        """A statement that draws by chance: the expressions it evaluates before acting that may draw are evaluated
+        first, where the chance seat may be asked (codegen.chance): a draw that needs its answer raises, the decision
+        is yielded, and the expressions are evaluated again with the answers so far. Then the statement acts on
+        their values, as it would have. With the seed drawing (by default) nothing is ever yielded here."""
+        w = self.w
+        asked, err = w.temp(), w.temp()
+        nodes = [n for n in drawn_before(s, self.game.procs) if self.unit.draws(n)]
+        if isinstance(s, ast.Shuffle) and s.zone not in nodes:
+            nodes.append(s.zone)
+        w.line(f"{asked} = None")
+        w.line("while True:")
+        w.line(f"    if {asked} is not None:")
+        w.line(f"        _chance_took(rt, (yield {asked}))")
+        w.line(f"    _chance_arm(rt, {asked} is None)")
+        w.line("    try:")
+        hoisted = {}
+        for n in nodes:
+            t = w.temp()
+            w.line(f"        {t} = {self.expr(n)}")
+            hoisted[id(n)] = t
+        if isinstance(s, ast.Shuffle):
+            order = w.temp()
+            w.line(f"        {order} = _draw_order(rt, {hoisted[id(s.zone)]})")
+        w.line(f"    except _ChanceAsked as {err}:")
+        w.line(f"        {asked} = _chance_decision({err})")
+        w.line("        continue")
+        w.line("    finally:")
+        w.line("        _chance_disarm(rt)")
+        w.line("    break")
+        if isinstance(s, ast.Shuffle):
+            w.line(f"_apply_order(rt, {hoisted[id(s.zone)]}, {order})")
+            return
+        self.drawn.update(hoisted)
+        try:
             getattr(self, "s_" + type(s).__name__)(s)
+        finally:
+            for key in hoisted:
+                del self.drawn[key]
 
     def suite(self, stmts: list, *names: str) -> None:
         with self.child(*names):
@@ -81,7 +130,9 @@ class Statements(Menus):
         self.w.line("pass")
 
     def s_Let(self, s) -> None:
-        if isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
+        if id(s.value) in self.drawn:  # drawn before (`drawing`)
+            value = self.drawn[id(s.value)]
+        elif isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
             value = self.list_loop(s.value)
         elif self.extreme_of_list(s):
             self.bound.add(s.name)
@@ -204,9 +255,6 @@ class Statements(Menus):
 
     def s_Move(self, s) -> None:
         self.w.line(f"rt.move({self.expr(s.what)}, {self.expr(s.dest)}, {s.at_top!r}, {literal(s.face)})")
-
-    def s_Shuffle(self, s) -> None:
-        self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
 
     def s_Log(self, s) -> None:
         # Evaluated even with nobody listening, so an error in a log line shows in simulations too; handed over

@@ -25,10 +25,13 @@ def label_of(value) -> str:
     return str(value)
 
 
+CHANCE = -2  # the seat of chance: who decides a chance decision (interpreter.codegen.chance)
+
+
 def player_label(seat: int | None) -> str:
     """P1, P2, ...; an option or value that names no player reads "nobody" (labels never fail)."""
     if isinstance(seat, int) and not isinstance(seat, bool):
-        return f"P{seat + 1}"
+        return "chance" if seat == CHANCE else f"P{seat + 1}"
     return "nobody" if seat is None else label_of(seat)
 
 
@@ -76,7 +79,7 @@ class Decision:
     player: int
     asked: object  # a Question, a (Question, words) pair, or a sentence: see `question` and `prompt`
     values: list
-    kind: str = "choose"  # choose | menu | pick (several, one at a time) | order
+    kind: str = "choose"  # choose | menu | pick (several, one at a time) | order | chance (the seat CHANCE)
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     cause: object = None  # the component whose ability asks (None: the rules text); set by the session
@@ -112,6 +115,11 @@ class Decision:
 
     def __len__(self) -> int:
         return len(self.values)
+
+    @property
+    def chances(self) -> list | None:
+        """A chance decision's probability of each option (all equally likely); None for a player's decision."""
+        return [1 / len(self.values)] * len(self.values) if self.kind == "chance" else None
 
     def index_of(self, answer) -> int:
         """Turn an answer (index, label or unique label prefix) into an index, or raise IllegalDecision."""

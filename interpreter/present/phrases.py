@@ -121,6 +121,12 @@ PHRASES: dict[str, dict[str, str]] = {
     "explain idle": {"en": "  ({n} more whose condition does not hold)", "ru": "  (ещё {n}: условие не выполнено)"},
     "explain nothing in game": {"en": "no trigger, replacement or modifier fired in this game",
                                 "ru": "в этой игре не сработало ни одно свойство, замена или модификатор"},
+    "explain chance": {"en": "chance, {where}: {what}{by}", "ru": "случай, {where}: {what}{by}"},
+    "explain shuffled": {"en": "{zone} shuffled ({n}), on top: {top}", "ru": "{zone}: перетасовано ({n}), сверху: {top}"},
+    "explain picked": {"en": "drawn at random from {n}: {drawn}", "ru": "случайно из {n}: {drawn}"},
+    "explain rolled": {"en": "dice of {sides} rolled: {faces}", "ru": "брошены кости d{sides}: {faces}"},
+    "explain by given": {"en": " (given)", "ru": " (задано)"},
+    "explain by seat": {"en": " (the chance seat)", "ru": " (место случая)"},
     "explain nothing there": {"en": "nothing fired there", "ru": "там ничего не сработало"},
     # `rules explain --why`: an expression taken apart (interpreter.present.why)
     "why before": {"en": "before modifiers", "ru": "до модификаторов"},

@@ -10,6 +10,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Span
 from dsl.inputs import char_position, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
+from interpreter.codegen.chance import Logged
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
@@ -40,6 +41,8 @@ def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None,
         extra["undone"] = list(undone)
     if unfinished is not None:
         extra["unfinished"] = {"reason": unfinished}
+    if state.chance is not None and state.chance.record:
+        extra["chance"] = state.chance.texts()  # every draw, in order: replay checks each (codegen.chance)
     return {
         "format": FORMAT,
         "game": game_ref,
@@ -196,7 +199,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     try:
         game = load_compiled(log["game"])
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False,
-                          lang=lang)
+                          lang=lang, chance=_chance_mode(log))
     except DiagnosticError as err:
         if any(d.code != "USAGE" for d in err.diagnostics):
             raise  # the game's own content errors
@@ -206,6 +209,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
         return ReplayOutcome(False, f"the content changed since the log was written (content hash {log['content_hash']}, "
                                     f"now {game.content.content_hash}); replay it anyway with --allow-changed-content", session)
     logged_error = (log.get("error") or {}).get("code")  # a game that stopped on an error is logged up to it
+    drawn = session.state.chance.given = Logged(log["chance"]) if "chance" in log else None
     try:
         session.call(game.content.manifest["start"])
     except DiagnosticError as err:
@@ -226,9 +230,12 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
         except DiagnosticError as err:
             if n == len(log["decisions"]):
                 return _stopped(err, logged_error, n, session)
-            return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
+            return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}: "
+                                        f"{err.diagnostics[0].message}", session)
     if logged_error:
         return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
+    if drawn is not None and drawn.left():
+        return ReplayOutcome(False, f"the log records {drawn.left()} draw(s) more than the replay makes", session)
     unfinished = (log.get("unfinished") or {}).get("reason")
     if session.pending is not None and not unfinished:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
@@ -255,6 +262,11 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if result is not None and log["result"]["scores"] != result.scores:
         return ReplayOutcome(False, f"the log says the scores are {log['result']['scores']}, the replay gives {result.scores}", session)
     return ReplayOutcome(True, "the replay reproduces the logged game exactly" + (f" ({'; '.join(notes)})" if notes else ""), session)
+
+
+def _chance_mode(log: dict) -> str:
+    """A game whose draws the chance seat answered is replayed with the seat answering them again (its decisions)."""
+    return "seat" if any(str(x).endswith(" (seat)") for x in log.get("chance") or ()) else "seed"
 
 
 def mismatch(session: Session, n: int, total: int, index: int, label: str) -> str | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
+from interpreter.codegen.chance import chance_of
 from interpreter.codegen.library import MenuChoice, _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.failures import _explain
@@ -210,7 +211,10 @@ class Runtime:
             for i, hook in enumerate(self.game.watchers):
                 now = bool(hook.cond(self, {}))
                 if now and not self.watched[i]:
-                    hook.body(self, {})
+                    if hook.yields:  # it draws: by the seed, as nobody can be asked here (codegen.chance)
+                        _run_through(self, hook.body(self, {}))
+                    else:
+                        hook.body(self, {})
                     # as the body left it: a body that set things right is ready to fire again at the next change
                     now = bool(hook.cond(self, {}))
                 self.watched[i] = now
@@ -404,6 +408,20 @@ class Runtime:
                 watcher(e, src, zone)
 
 
+def _run_through(rt, gen) -> None:
+    """A body that may draw, run where nothing can be asked: its draws are the seed's, never the chance seat's."""
+    ch = rt.state.chance
+    seat = ch is not None and ch.seat
+    if seat:
+        ch.seat = False
+    try:
+        for _ in gen:
+            raise RuntimeError("a decision was asked where none can be")
+    finally:
+        if seat:
+            ch.seat = True
+
+
 def _returning(value):
     """An event's value, as `yield from` hands it over (a generator that asks nothing)."""
     return value
@@ -426,12 +444,14 @@ class Session:
     """One game in progress. `pending` is the decision to answer; `answer` applies one answer.
 
     By default it starts the game's start procedure; `start=False` leaves it idle so that a
-    caller (a scenario) can run steps of its own with `begin`, all on the same state.
+    caller (a scenario) can run steps of its own with `begin`, all on the same state. With `chance="seat"`
+    the draws of the rules are decisions of the seat CHANCE, answered like any other (codegen.chance).
     """
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants=(), account=None, trace: bool = False,
                  procedure: str | None = None, args: list | None = None, state: State | None = None,
-                 keep_labels: bool = True, start: bool = True, lang: str | None = None, reader: int | None = None):
+                 keep_labels: bool = True, start: bool = True, lang: str | None = None, reader: int | None = None,
+                 chance: str = "seed"):
         content = game.content
         languages = content.vocabulary.languages
         if lang is not None and lang not in languages:
@@ -450,6 +470,9 @@ class Session:
         self.state = state if state is not None else new_state(game, players, seed, variants)
         if lang is not None:
             self.state.lang = lang
+        if chance not in ("seed", "seat"):
+            raise DiagnosticError([Diagnostic("USAGE", f"chance is drawn by the 'seed' or put to the 'seat', not {chance!r}")])
+        chance_of(self.state).seat = chance == "seat"
         self.rt = Runtime(game, self.state, account, [] if trace else None)
         self.rt.reader = reader
         self.history: list[int] = []

@@ -401,6 +401,7 @@ class Copier:
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)
         new.rng = copy_rng(old.rng)
+        new.chance = None if old.chance is None else old.chance.copy()
         for k, v in old.__dict__.items():  # an attribute added later is mapped, never shared by mistake
             if k not in _STATE_KNOWN:
                 new.__dict__[k] = value(v)
@@ -468,7 +469,7 @@ class Copier:
 _SHARED_RT = frozenset({"game", "cfs", "procs", "ability_records", "active_cache", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "modifiers", "active_in", "player_part"})
-_STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
+_STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "chance", "entities", "by_record", "game_zones",
                           "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
                           "_entity_vars", "_vars_of_kind", "_entity_zones"})
 

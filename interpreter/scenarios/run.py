@@ -24,6 +24,7 @@ from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.present.words import prompt
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
+from interpreter.scenarios.chance import ScriptedChance
 from interpreter.scenarios.script import ScenarioScript, ScriptMismatch
 
 
@@ -158,11 +159,14 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
                 raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), doc.span(script.key))]) from None
         return True
 
+    chance = ScriptedChance(data.get("chance") or [], doc.span)
+
     def steps() -> bool:
         if data.get("setup", "run") == "run" and content.manifest.get("setup"):
             session.call(content.manifest["setup"])
             if not drive("setup"):
                 return False
+        session.state.chance.given = chance  # the draws of `given` and `run` (those of the setup are the seed's)
         if data.get("given"):
             session.begin(_statements(game, doc, ("given",), data["given"])(session.rt))
             if not drive("given"):
@@ -192,6 +196,9 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
             shown = ", ".join(repr(u) for u in unused[:UNUSED_SHOWN])
             more = f", and {len(unused) - UNUSED_SHOWN:,} more" if len(unused) > UNUSED_SHOWN else ""
             outcome.failures.append(f"{len(unused):,} scripted decision(s) were never asked: {shown}{more}")
+        if chance.remaining():
+            outcome.failures.append(f"{len(chance.remaining())} chance entr{'y was' if len(chance.remaining()) == 1 else 'ies were'} "
+                                    f"never drawn: {', '.join(repr(c) for c in chance.remaining()[:UNUSED_SHOWN])}")
     for i, text in enumerate(data["expect"]):
         _expect(game, doc, ("expect", i), text, session, outcome)
 
