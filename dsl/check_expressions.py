@@ -252,7 +252,9 @@ class ExpressionChecks:
             name = "".join(p for p in node.args[0].parts if isinstance(p, str))
             if name not in self.voc.variants:
                 self.report.error("REF-UNDEF", f"unknown variant '{name}'", node.args[0].span, did_you_mean(name, self.voc.variants))
-        if node.func in ("sum", "count", "any", "all", "first", "distinct") and node.args:
+        if node.func == "combinations" and len(node.args) == 2:
+            self.numeric(node.args[1].type, node.args[1].span)
+        if node.func in ("sum", "count", "any", "all", "first", "distinct", "combinations") and node.args:
             if not is_collection(node.args[0].type):
                 self.report.error("TYPE-MISMATCH", f"'{node.func}' goes through a list or a zone, not a {node.args[0].type}", node.args[0].span)
         if node.func in ("max", "min") and len(node.args) == 2 or node.func == "roll":
@@ -264,6 +266,8 @@ class ExpressionChecks:
         return self.returns(b, node.args[0].type if node.args else ANY, node.func, len(node.args))
 
     def returns(self, b: Builtin, first: str, func: str, nargs: int = 1) -> str:
+        if func == "combinations":  # lists of elements of the first argument
+            return f"list[list[{elem(first)}]]"
         if func in ("random", "top", "bottom") and nargs == 2:
             return first if first.startswith("list[") else f"list[{elem(first)}]"
         if func in ("top", "bottom"):

@@ -163,6 +163,7 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
                      did_you_mean(start, checker.signatures))
+    _check_setup(manifest, doc, checker, unparsed, report)
     procedures = [n for n, sig in checker.signatures.items() if sig.kind == "procedure"]
     for v in voc.variables.values():
         if v.during is None:
@@ -228,13 +229,37 @@ def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
             for i, value in enumerate(values):
                 needed.setdefault(value, doc.span(("vocabulary", "enums", enum, i)))
     for name, t in voc.attributes.items():
-        if t == "number":
+        if t == "number" and name not in voc.unshown:  # (a number kept out of names is never read)
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
     for name in voc.variants:  # `rules play --variant` names them in its first line
         needed.setdefault(name, doc.span(("variants", name)))
     for option in options:
         needed.setdefault(option.name, option.span)
     return needed
+
+
+def _check_setup(manifest: dict, doc, checker, unparsed: set, report) -> None:
+    """The engine runs `setup`, then `start`: a setup that is not a procedure, or a start that calls it again (the
+    table would be set twice), is an error."""
+    setup, start = manifest.get("setup"), manifest.get("start")
+    if not setup:
+        return
+    sig = checker.signatures.get(setup)
+    if (sig is None or sig.kind != "procedure") and setup not in unparsed:
+        report.error("REF-UNDEF", f"the setup procedure '{setup}' is not declared", doc.span(("setup",)),
+                     did_you_mean(setup, [n for n, s in checker.signatures.items() if s.kind == "procedure"]))
+        return
+    decl = getattr(checker.signatures.get(start), "decl", None)
+    for node in _nodes(getattr(decl, "body", None) or []):
+        if isinstance(node, ast.Call) and node.func == setup:
+            report.error("DSL-PLACE", f"'{start}' calls '{setup}', which the engine runs before it (game.yaml `setup:`)",
+                         node.span, f"remove the call: a game is its setup, then '{start}'")
+
+
+def _nodes(nodes: list):
+    for node in nodes:
+        yield node
+        yield from _nodes(ast.children(node))
 
 
 def _localize(content: GameContent) -> None:

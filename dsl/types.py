@@ -36,6 +36,7 @@ BUILTINS: dict[str, Builtin] = {
     "bottom": Builtin(1, 2, "entity"),
     "random": Builtin(1, 2, "elem0"),
     "roll": Builtin(1, 2, "list[number]"),
+    "combinations": Builtin(2, 2, "list[list[any]]"),
     "next": Builtin(1, 1, "player"),
     "prev": Builtin(1, 1, "player"),
     "neighbors": Builtin(1, 1, "list[player]"),

@@ -41,7 +41,7 @@ from interpreter.core.state import Entity
 from interpreter.agents.encoding_live import encode_live, getter, number
 from interpreter.present.views import can_see
 
-KINDS = ("choose", "menu", "pick", "order")
+KINDS = ("choose", "menu", "pick", "order", "number")
 PER_COMPONENT = ("on", "top", "face_down", "picked", "under")
 ROW_CACHE = 50_000  # rows kept as bytes by what they show (`row`); past this many the cache starts again
 

@@ -423,7 +423,7 @@ def cmd_explain(args) -> int:
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not entries:
+        if not any(e["kind"] != "chance" for e in entries):  # (the draws, if any, are told all the same)
             print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
         for entry in entries:
             print("\n".join(entry_lines(entry, lang)))
@@ -459,9 +459,10 @@ def cmd_test(args) -> int:
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
     failed = 0
+    seen: set = set()  # the games' own errors, printed once in a run however many scenarios meet them
     for path in files:
         outcome = run_scenario(path)
-        print(outcome.render())
+        print(outcome.render(seen))
         failed += not outcome.ok
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0

@@ -360,8 +360,38 @@ def decision_of(asked: ChanceAsked) -> Decision:
     return asked.decision
 
 
+def run_through(rt, gen):
+    """A procedure that draws but asks no player, called where nobody can be asked (an ability, a `whenever`): run
+    to its end with the seed drawing, never the chance seat; its value. `gen` is its generator (or `()`: done)."""
+    ch = rt.state.chance
+    seat = ch is not None and ch.seat
+    if seat:
+        ch.seat = False
+    try:
+        next(iter(gen))
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        if seat:
+            ch.seat = True
+    raise RuntimeError("a decision was asked where none can be")
+
+
+def shuffle(rt, zone) -> None:
+    """`shuffle ZONE` where nobody may be asked: drawn and applied at once."""
+    apply_order(rt, zone, draw_order(rt, zone))
+
+
+def seat_mode(chance: str) -> bool:
+    """`Session(chance=...)`: "seed" (the seed draws) or "seat" (the chance seat is asked)."""
+    if chance not in ("seed", "seat"):
+        raise DiagnosticError([Diagnostic("USAGE", f"chance is drawn by the 'seed' or put to the 'seat', not {chance!r}")])
+    return chance == "seat"
+
+
 def names() -> dict:
     """What generated code calls, under the names it calls them by (library.namespace)."""
-    return {"_random": pick, "_roll": roll, "_draw_order": draw_order, "_apply_order": apply_order,
+    return {"_random": pick, "_roll": roll, "_shuffle": shuffle, "_run_through": run_through, "_draw_order": draw_order,
+            "_apply_order": apply_order,
             "_chance_arm": arm, "_chance_disarm": disarm, "_chance_took": took, "_ChanceAsked": ChanceAsked,
             "_chance_decision": decision_of}

@@ -37,7 +37,7 @@ def compile_statements(game: CompiledGame, stmts: list):
     unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
     name = unit.new_name("x_")
     w = unit.writer(f"def {name}(rt):", None)
-    Statements(unit, w, set()).block(stmts)
+    Statements(unit, w, set(), chance=True).block(stmts)
     # Always a generator, so that the caller can drive it the same way whether it asks or not.
     w.line("return None")
     w.line("yield")
@@ -117,7 +117,9 @@ class Unit:
                     if name in found:
                         continue
                     body_yields = isinstance(decl, ast.Procedure) and self.block_yields(decl.body, draws)
-                    if body_yields or any(self.block_yields(h.body, draws) for h in hooks_by_event.get(name, ())):
+                    # an ability stops for a player's decision only: its draws are the seed's (it runs where the
+                    # game's events are resolved: a generator there for a draw would slow every such event down)
+                    if body_yields or any(self.block_yields(h.body, False) for h in hooks_by_event.get(name, ())):
                         found.add(name)
                         changed = True
 
@@ -158,8 +160,8 @@ class Unit:
         if draws and self.stmt_draws(s):
             return True
         calls = self.game.yielding if draws else self.game.asking
-        if isinstance(s, ast.Secretly):
-            return self.block_yields(s.body, draws)
+        if isinstance(s, ast.Secretly):  # (each part's draws are the seed's: `part`)
+            return self.block_yields(s.body, False)
         if isinstance(s, ast.CallStmt):
             return isinstance(s.call, ast.Call) and s.call.func in calls
         if isinstance(s, ast.Let):
@@ -204,7 +206,7 @@ class Unit:
         if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
             w.line(f"if rt.counted is not None: _counted(rt, {literal(decl.name)})")
         _count_call(w)
-        body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
+        body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True, chance=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
         if scoped:
             # game variables that live during each call: fresh at the start, the caller's again at the end
@@ -315,7 +317,7 @@ class Unit:
             self.hook_function(hook, "expr", names | {"value"}, decl.expr.span,
                                lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.expr)}"))
         else:
-            hook.yields = self.block_yields(decl.body)
+            hook.yields = self.block_yields(decl.body, draws=False)
             self.hook_function(hook, "body", names, decl.span, lambda w, b: Statements(self, w, b).block(decl.body))
         if not temporary:
             g.hooks[kind].setdefault(event, []).append(hook)
@@ -333,8 +335,8 @@ class Unit:
         self.bind(name, hook, slot)
 
     def watcher(self, decl: ast.Watcher) -> None:
-        """whenever COND: BODY, a hook of its own kind, checked by the runtime when a procedure ends. A body that
-        draws is a generator, which the runtime runs through with the seed drawing (it cannot stop there)."""
+        """whenever COND: BODY, a hook of its own kind, checked by the runtime when a procedure ends (its draws are
+        the seed's: it runs where nobody can be asked)."""
         if self.block_yields(decl.body, draws=False):
             raise DiagnosticError([Diagnostic("DSL-PLACE", "a 'whenever' body cannot ask for a decision, "
                                               "also not through a procedure it calls", decl.span)])
@@ -343,7 +345,6 @@ class Unit:
         g = self.game
         self.hook_function(hook, "cond", set(), decl.cond.span, lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.cond)}"))
         self.hook_function(hook, "body", set(), decl.span, lambda w, b: Statements(self, w, b).block(decl.body))
-        hook.yields = self.block_yields(decl.body)
         g.watchers.append(hook)
 
     def until_hooks(self, s: ast.Until, captured: list) -> str:
@@ -359,7 +360,7 @@ class Unit:
         w = self.writer(f"def {name}({', '.join(['rt', *(mangle(LOCAL, p) for p in params)])}):", span)
         Statements(self, w, set(params)).block(stmts)
         w.line("return None")
-        return name, self.block_yields(stmts)
+        return name, self.block_yields(stmts, draws=False)
 
     def constant(self, value) -> str:
         """A value the generated code reads by name from its namespace (never written into the source)."""

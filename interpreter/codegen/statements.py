@@ -21,10 +21,13 @@ from interpreter.core.decisions import Question
 
 
 class Statements(Menus):
-    def __init__(self, unit, writer, bound: set, in_procedure: bool = False):
+    def __init__(self, unit, writer, bound: set, in_procedure: bool = False, chance: bool = False):
         self.unit = unit  # the declarations compiler: makes functions and hooks of their own
         self.game = unit.game
         self.in_procedure = in_procedure  # a procedure's body (not an ability's or a secret part's)
+        # the body may stop for the chance seat (a procedure's, a scenario's: codegen.chance); an ability's, a `whenever`'s
+        # or a secret part's draws are the seed's, and it runs a procedure that only draws through (`_run_through`)
+        self.chance = chance
         self.w = writer
         self.bound = set(bound)
         self.facts: dict | None = None  # what the body's bindings make sure of its locals (codegen.facts)
@@ -60,7 +63,7 @@ class Statements(Menus):
             self.facts = local_facts(self.game, stmts, self.bound)
         for s in stmts:
             self.w.span = s.span
-            if self.unit.stmt_draws(s):
+            if self.chance and self.unit.stmt_draws(s):
                 self.drawing(s)
             else:
                 getattr(self, "s_" + type(s).__name__)(s)
@@ -114,10 +117,13 @@ class Statements(Menus):
         name = call.func
         args = [self.expr(a) for a in call.args]
         yields = name in self.game.yielding
+        through = yields and not self.chance and name not in self.game.asking  # it may draw, but nobody is asked here
         if name not in self.game.hooked_events:
             src = f"{mangle(PROC, name)}({', '.join(['rt', *args])})"
-            return f"(yield from {src})" if yields else src
+            return f"_run_through(rt, {src})" if through else f"(yield from {src})" if yields else src
         packed = "[" + ", ".join(args) + "]"
+        if through:
+            return f"_run_through(rt, rt.event({literal(name)}, {packed}))"
         if yields:
             return f"(yield from rt.event({literal(name)}, {packed}))"
         return f"rt.invoke_plain({literal(name)}, {packed})"
@@ -268,6 +274,9 @@ class Statements(Menus):
         w.line(f"{text} = {self.words(s.message)}")
         w.line(f"if rt.account is not None: rt.log({to}, {text})")
 
+    def s_Shuffle(self, s) -> None:  # where nobody may be asked (`drawing` writes the others)
+        self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
+
     def s_Return(self, s) -> None:
         """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
         value = self.expr(s.value) if s is not None and s.value is not None else "None"
@@ -327,8 +336,12 @@ class Statements(Menus):
     def s_Choose(self, s) -> None:
         w = self.w
         options = w.temp()
-        w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
-        shape = "choose"
+        number = s.qty_kind is None and s.cond is None and isinstance(s.coll, ast.Range)
+        if number:  # a number in a range: one decision whose options are the range itself, however large
+            w.line(f"{options} = _numbers(rt, {self.expr(s.coll.low)}, {self.expr(s.coll.high)})")
+        else:
+            w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
+        shape = "number" if number else "choose"
         if s.qty_kind is not None:
             shape = "pick " + (f"{s.qty_kind.replace('_', ' ')} {s.qty.value}" if isinstance(s.qty, ast.Num) else "")
         prompt = self.question(s, shape.strip())
@@ -338,7 +351,8 @@ class Statements(Menus):
             w.line(f"if _len({options}) <= 1:")
             w.line(f"    {target} = {options}[0] if {options} else None")
             w.line("else:")
-            w.line(f"    {target} = {options}[(yield _ask(rt, {self.chooser(s.by)}, {prompt}, {options}, 'choose', {players}))]")
+            w.line(f"    {target} = {options}[(yield _ask(rt, {self.chooser(s.by)}, {prompt}, {options}, "
+                   f"{literal(shape)}, {players}))]")
         else:
             w.line(f"{target} = yield from _pick_several(rt, {self.chooser(s.by)}, {prompt}, {options}, "
                    f"{literal(s.qty_kind)}, {self.expr(s.qty)}, {players})")
@@ -373,7 +387,7 @@ class Statements(Menus):
     def loop_over(self, body: list, items: str) -> str:
         """What a `for` goes through. A loop that may reach a decision keeps its iterator in a local, so
         that a suspended procedure's place in the loop is data a copy can take (runtime.snapshot)."""
-        if not self.unit.block_yields(body):
+        if not self.unit.block_yields(body, self.chance):
             return items
         it = self.w.temp()
         self.w.line(f"{it} = _iter({items})")

@@ -79,7 +79,9 @@ class Decision:
     player: int
     asked: object  # a Question, a (Question, words) pair, or a sentence: see `question` and `prompt`
     values: list
-    kind: str = "choose"  # choose | menu | pick (several, one at a time) | order | chance (the seat CHANCE)
+    # choose | number (values: a range, answered by value) | menu | pick (several, one at a time) | order
+    # | chance (the seat CHANCE's: codegen.chance)
+    kind: str = "choose"
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     cause: object = None  # the component whose ability asks (None: the rules text); set by the session
@@ -130,6 +132,14 @@ class Decision:
                 return answer
             raise IllegalDecision(self, answer)
         text = str(answer).strip()
+        if self.kind == "number" and type(self.values) is range:  # by value, never by position or prefix
+            try:
+                value = int(text)
+            except ValueError:
+                raise IllegalDecision(self, answer) from None
+            if value in self.values:
+                return value - self.values.start
+            raise IllegalDecision(self, answer)
         labels = self.labels
         if text in labels:
             return labels.index(text)
@@ -150,7 +160,10 @@ class IllegalDecision(Exception):
     def __init__(self, decision: Decision, answer):
         self.decision = decision
         self.answer = answer
-        shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
+        if decision.kind == "number" and type(decision.values) is range and decision.values:
+            shown = f"a number from {decision.values[0]} to {decision.values[-1]}"
+        else:
+            shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
         super().__init__(f"{answer!r} is not a legal answer for {player_label(decision.player)} to the decision of "
                          f"'{_first_line(decision.source)}'; legal: {shown}")
 

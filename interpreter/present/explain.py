@@ -74,8 +74,8 @@ def chance_in_words(record: list, state, lang: str) -> list[dict]:
             what = say(lang, "explain rolled", sides=d.source, faces=", ".join(map(str, d.outcome)))
         else:
             what = say(lang, "explain picked", n=d.source, drawn=", ".join(pr.value(x, "player" if d.players else "any") for x in d.values or ()) or say(lang, "nothing"))
-        out.append({"decision": d.after, "kind": "chance", "event": d.kind, "event_id": d.kind, "drawn": what,
-                    "by": d.how, "log": d.text(), "times": 1})
+        out.append({"decision": d.after, "kind": "chance", "event": d.kind, "event_id": d.kind, "args": [], "order": [],
+                    "drawn": what, "by": d.how, "log": d.text(), "times": 1})
     return out
 
 

@@ -91,6 +91,19 @@ def _shared_start(texts: list[str]) -> str:
     return start.rstrip(" :,") or texts[0]
 
 
+def number_in(text: str) -> int | None:
+    """A whole number as typed (`12`, `-3`), else None."""
+    text = text.strip()
+    digits = text[1:] if text[:1] in "-+" else text
+    return int(text) if digits.isdigit() and len(digits) < 18 else None
+
+
+def by_value(shown: Shown) -> bool:
+    """Are the options numbers (`0`, `1`, ... `14`)? Then a typed number is an option's number itself, never
+    its place in the list: the options are listed without places, and the keys say so."""
+    return bool(shown.options) and shown.number is None and all(number_in(t) is not None for t in shown.options)
+
+
 def clip(text: str, width: int = COLUMNS) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -141,17 +154,18 @@ def whole_table(model: TableModel, pr: Presenter) -> list[str]:
 
 
 def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], recent: list[str], heading: str,
-           page: int = 0, rows: int = ROWS, columns: int = COLUMNS) -> tuple[list[str], int]:
+           page: int = 0, rows: int = ROWS, columns: int = COLUMNS, by_value: bool = False) -> tuple[list[str], int]:
     """The lines of one decision's screen and the number of option pages. Everything is clipped to
-    `columns`; the table gives way (with a line saying `?` shows it whole) before the question does."""
+    `columns`; the table gives way (with a line saying `?` shows it whole) before the question does.
+    `by_value`: the options are numbers, answered by typing the number itself, so they are not numbered."""
     question = [clip(shown.prompt + (pr.say("secretly") if shown.secret else "") + ":", columns)]
-    footer = pr.say("screen keys")
+    footer = pr.say("screen keys by value" if by_value else "screen keys")
     fixed = 1 + len(question) + 1  # heading, question, footer
     room_for_options = max(6, rows - fixed - 8)
     pages = max(1, -(-len(order) // room_for_options))
     page = min(max(page, 0), pages - 1)
     listed = order[page * room_for_options:(page + 1) * room_for_options]
-    options = [clip(f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
+    options = [clip(f"  {shown.options[i]}" if by_value else f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
     if pages > 1:
         options.append(clip("  " + pr.say("more options", page=page + 1, pages=pages), columns))
     body: list[str] = []

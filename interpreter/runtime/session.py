@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
-from interpreter.codegen.chance import chance_of
+from interpreter.codegen.chance import chance_of, seat_mode
 from interpreter.codegen.library import MenuChoice, _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.failures import _explain
@@ -84,6 +84,11 @@ class Runtime:
     def invoke(self, name: str, args: list):
         """The event as a generator (a session's start, a scenario's step)."""
         return (yield from self.event(name, args))
+
+    def play(self, setup, start):
+        """A game: its setup procedure, then its start procedure (two generators of decisions, the second not yet begun)."""
+        yield from setup
+        return (yield from start)
 
     def event(self, name: str, args: list):
         proc = self.procs[name]
@@ -211,10 +216,7 @@ class Runtime:
             for i, hook in enumerate(self.game.watchers):
                 now = bool(hook.cond(self, {}))
                 if now and not self.watched[i]:
-                    if hook.yields:  # it draws: by the seed, as nobody can be asked here (codegen.chance)
-                        _run_through(self, hook.body(self, {}))
-                    else:
-                        hook.body(self, {})
+                    hook.body(self, {})
                     # as the body left it: a body that set things right is ready to fire again at the next change
                     now = bool(hook.cond(self, {}))
                 self.watched[i] = now
@@ -408,20 +410,6 @@ class Runtime:
                 watcher(e, src, zone)
 
 
-def _run_through(rt, gen) -> None:
-    """A body that may draw, run where nothing can be asked: its draws are the seed's, never the chance seat's."""
-    ch = rt.state.chance
-    seat = ch is not None and ch.seat
-    if seat:
-        ch.seat = False
-    try:
-        for _ in gen:
-            raise RuntimeError("a decision was asked where none can be")
-    finally:
-        if seat:
-            ch.seat = True
-
-
 def _returning(value):
     """An event's value, as `yield from` hands it over (a generator that asks nothing)."""
     return value
@@ -470,9 +458,7 @@ class Session:
         self.state = state if state is not None else new_state(game, players, seed, variants)
         if lang is not None:
             self.state.lang = lang
-        if chance not in ("seed", "seat"):
-            raise DiagnosticError([Diagnostic("USAGE", f"chance is drawn by the 'seed' or put to the 'seat', not {chance!r}")])
-        chance_of(self.state).seat = chance == "seat"
+        chance_of(self.state).seat = seat_mode(chance)
         self.rt = Runtime(game, self.state, account, [] if trace else None)
         self.rt.reader = reader
         self.history: list[int] = []
@@ -482,9 +468,10 @@ class Session:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.error: Diagnostic | None = None
+        self.ended_at = None  # where a `win` ended the game (a Span), for those who report it
         self._gen = None
         if start:
-            self.begin(self._invoke(procedure or content.manifest["start"], args or []))
+            self.call(procedure or content.manifest["start"], args)
 
     def begin(self, gen) -> None:
         """Run a generator of decisions (a procedure call) to its first decision or its end."""
@@ -499,7 +486,12 @@ class Session:
         return copy_session(self)
 
     def call(self, name: str, args: list | None = None) -> None:
-        self.begin(self._invoke(name, args or []))
+        """Run a procedure. The manifest's `start` is a game: the engine runs its `setup` first, then `start`."""
+        manifest = self.game.content.manifest
+        if name == manifest["start"] and manifest.get("setup") and not args:
+            self.begin(self.rt.play(self._invoke(manifest["setup"], []), self._invoke(name, [])))
+        else:
+            self.begin(self._invoke(name, args or []))
 
     def _invoke(self, name: str, args: list):
         """rt.invoke(name, args); for a procedure whose body may ask and that nothing replaces (a game's start),
@@ -573,6 +565,7 @@ class Session:
         elif isinstance(exc, GameOver):
             winners = exc.winners
             self.state.winners = list(winners)
+            self.ended_at = self.where(exc)  # the `win` that ended it, in the rule text
         elif isinstance(exc, DiagnosticError) or not isinstance(exc, Exception):
             raise exc
         else:

@@ -69,7 +69,7 @@ class Resumer:
         for value in game.namespace.values():
             if isinstance(value, types.FunctionType):
                 self.funcs[value.__code__] = value
-        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke,
+        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke, runtime_class.play,
                   runtime_class._replace, runtime_class._proceed, runtime_class._triggers):
             self.funcs[f.__code__] = f
         voc = game.content.vocabulary

@@ -129,15 +129,15 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     if playing and viewer is not None and decider == viewer and room.seats[viewer].kind == "person":
         d = session.pending
         shown = shown_to(d, state, viewer, lang)
-        refs = option_refs(d, state, viewer)
+        refs = option_refs(d, state, viewer) if shown.number is None else None
         options = []
-        for i in option_order(d, state):
+        for i in option_order(d, state) if shown.number is None else ():  # (a number is typed, never listed)
             options.append({"index": i, "text": shown.options[i], "areas": refs[i].areas,
                             "components": refs[i].components, "texts": shown.keys[i]})
             chosen.update(refs[i].areas)
             pickable.update(refs[i].components)
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
-                    "decision": len(session.history)}
+                    "decision": len(session.history), "number": shown.number}
     drawn = board(model, state.voc.table.board, chosen)
     last = room.last_of.get(viewer, -1) if viewer is not None else None
     lines = [{"text": ln.text, "private": ln.private, "new": last is not None and ln.n > last}

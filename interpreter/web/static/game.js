@@ -62,6 +62,11 @@ function render(m) {
   main.dataset.version = m.version;
   main.dataset.seat = m.seat === null ? "" : m.seat;
   for (const b of main.querySelectorAll("button.opt")) b.addEventListener("click", () => answer(Number(b.dataset.option)));
+  const number = main.querySelector("form.number");  // a number in a range: its index is the number less the lowest
+  if (number) number.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (number.reportValidity()) answer(Number(number.elements.n.value) - Number(number.dataset.low));
+  });
   for (const g of main.querySelectorAll("g.area.chosen")) {
     g.addEventListener("click", () => pick("areas", g.dataset.area, g.querySelector(".aname").textContent));
     g.addEventListener("keydown", (e) => { if (e.key === "Enter") g.dispatchEvent(new Event("click")); });
