@@ -211,12 +211,9 @@ def cmd_serve(args) -> int:
         app = make_app(db, folders)
     except sqlite3.Error as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
-    from interpreter.runtime.games import load_compiled
-    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
-        try:
-            load_compiled(ref)
-        except DiagnosticError:
-            pass  # the lobby shows what is wrong with it
+    for key, problems in app.state.rooms.invalid.items():  # (each game was validated and compiled as the app was made)
+        print(f"rules serve: {key} does not validate; the lobby lists it with these errors:", file=sys.stderr)
+        print("\n".join(d.render() for d in problems), file=sys.stderr, flush=True)
     gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
                             ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
@@ -340,7 +337,7 @@ def cmd_replay(args) -> int:
     from interpreter.cli.play import Output as _Output, choose_language
     from interpreter.present.phrases import say
     from interpreter.present.words import telling
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
     viewer = None
     if args.viewer:
@@ -349,7 +346,7 @@ def cmd_replay(args) -> int:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
     try:
-        lang = choose_language(load_compiled(log["game"]), args.lang)
+        lang = choose_language(game_of(log), args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: `replay` says why
         lang = args.lang or "en"
 
@@ -378,9 +375,10 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
     player's choice. Stops quietly where the replay would not go on; `replay` says why."""
     from interpreter.present.phrases import say
     from interpreter.present.words import shown_to, telling
+    from interpreter.runtime.gamelog import game_of
     from interpreter.runtime.session import Session
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         if game.content.content_hash != log["content_hash"] and not allow_changed:
             return
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=telling(tell), start=False,
@@ -403,12 +401,12 @@ def cmd_explain(args) -> int:
     from interpreter.cli.play import choose_language
     from interpreter.present.explain import chance_in_words, entries_in_words, entry_lines
     from interpreter.present.phrases import say
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         lang = choose_language(game, args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: the replay says why
         game, lang = None, args.lang or "en"
@@ -423,10 +421,10 @@ def cmd_explain(args) -> int:
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not any(e["kind"] != "chance" for e in entries):  # (the draws, if any, are told all the same)
-            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
         for entry in entries:
             print("\n".join(entry_lines(entry, lang)))
+        if not any(e["kind"] != "chance" for e in entries):  # (the draws, if any, are told all the same)
+            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1

@@ -192,6 +192,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "web options here": {"en": "Options for {area}:", "ru": "Варианты для «{area}»:"},
     "web all options": {"en": "show every option", "ru": "показать все варианты"},
     "web answer number": {"en": "Answer", "ru": "Ответить"},
+    "web invalid game": {"en": "This game does not validate: fix these errors (rules validate prints the same), then restart the server.",
+                         "ru": "Эта игра не проходит проверку: исправьте ошибки (rules validate выводит те же) и перезапустите сервер."},
     "web click map": {"en": "Highlighted areas of the board can be clicked.", "ru": "Выделенные области поля можно нажать."},
     "web area controlled": {"en": "{area}: {player}", "ru": "{area}: {player}"},
     "web game key": {"en": "game", "ru": "игра"},

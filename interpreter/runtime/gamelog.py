@@ -46,6 +46,7 @@ def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None,
     return {
         "format": FORMAT,
         "game": game_ref,
+        "folder": str(Path(content.root).resolve()),  # so that the log finds its game from any working directory
         "content_hash": content.content_hash,
         "players": state.players,
         "seed": state.seed,
@@ -58,6 +59,29 @@ def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None,
         "final_state": state.digest(),
         **extra,
     }
+
+
+def game_of(log: dict):
+    """The compiled game a log was written with: its game folder (`folder`) or its name (`game`, a folder under
+    content/ or a path), whichever is the content the log's hash names; else the first that loads (a replay then
+    says the content changed). Only a log naming no game that can be found is an error (LOG-GAME)."""
+    refs = [r for r in (log.get("folder"), log["game"]) if r]
+    first = None
+    problems = []
+    for ref in refs:
+        try:
+            game = load_compiled(ref)
+        except DiagnosticError as err:
+            if any(d.code != "USAGE" for d in err.diagnostics):
+                raise  # the game's own content errors
+            problems.extend(d for d in err.diagnostics if d.message not in {x.message for x in problems})
+            continue
+        if game.content.content_hash == log["content_hash"]:
+            return game
+        first = first or game
+    if first is not None:
+        return first
+    raise DiagnosticError([Diagnostic("LOG-GAME", f"the log does not fit its game: {d.message}", None, d.hint) for d in problems])
 
 
 def write_log(log: dict, path: Path) -> None:
@@ -196,8 +220,8 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     A log of content that has changed since is refused unless `allow_changed`: its decisions may mean
     something else now.
     """
+    game = game_of(log)
     try:
-        game = load_compiled(log["game"])
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False,
                           lang=lang, chance=_chance_mode(log))
     except DiagnosticError as err:

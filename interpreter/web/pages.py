@@ -76,6 +76,9 @@ def lobby(env: Environment, rooms, lang: str) -> str:
     from interpreter.runtime.games import load_compiled
     games = []
     for key, ref in sorted(rooms.games.items()):
+        if key in rooms.invalid:  # validated at the start: listed with its diagnostics, as `rules validate` prints them
+            games.append({"key": key, "name": key, "error": "\n".join(d.render() for d in rooms.invalid[key][:20])})
+            continue
         try:
             game = load_compiled(ref)
         except Exception as err:  # noqa: BLE001 - a broken game folder is listed with its problem, never a crash
