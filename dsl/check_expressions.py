@@ -5,6 +5,7 @@ from dsl import ast
 from dsl.diagnostics import did_you_mean
 from dsl.types import ANY, BUILTINS, CONSTANTS, QUERY_ONLY, Builtin, Scope, compatible, elem, is_collection
 from dsl.vocabulary import RECORD_FIELDS
+from dsl.plurals import plural
 
 
 class ExpressionChecks:
@@ -36,9 +37,15 @@ class ExpressionChecks:
         if isinstance(node, ast.Num):
             return "number"
         if isinstance(node, ast.Str):
+            counted = {n for n, _ in node.plurals}  # said with plural forms: a number
+            n = 0
             for part in node.parts:
                 if not isinstance(part, str):
-                    self.expr(part, scope)
+                    t = self.expr(part, scope)
+                    if n in counted and t not in ("number", ANY):
+                        self.report.error("TYPE-MISMATCH", f"a placeholder with plural forms says a number, not a {t}", part.span,
+                                          "{len(cards)|# card|# cards}: the forms follow a number")
+                    n += 1
             return "text"
         if isinstance(node, ast.Const):
             return "bool" if isinstance(node.value, bool) else "none"
@@ -66,7 +73,7 @@ class ExpressionChecks:
                 self.report.error("REF-UNDEF", f"no card defines the function '{node.name}'", node.span,
                                   did_you_mean(node.name, self.card_methods))
             elif len(params) != len(node.args):
-                self.report.error("REF-ARITY", f"'{node.name}' takes {len(params)} argument(s), {len(node.args)} given", node.span)
+                self.report.error("REF-ARITY", f"'{node.name}' takes {plural('en', len(params), ('# argument', '# arguments'))}, {len(node.args)} given", node.span)
             for a in node.args:
                 self.expr(a, scope)
             f = self.voc.card_functions.get(node.name)
@@ -228,7 +235,7 @@ class ExpressionChecks:
                 self.report.error("DSL-PLACE", f"the {sig.kind} '{node.func}' can only be called as a statement", node.span,
                                   "procedures change the game; a value comes from a 'function'")
             if len(sig.params) != len(node.args):
-                self.report.error("REF-ARITY", f"'{node.func}' takes {len(sig.params)} argument(s), {len(node.args)} given", node.span,
+                self.report.error("REF-ARITY", f"'{node.func}' takes {plural('en', len(sig.params), ('# argument', '# arguments'))}, {len(node.args)} given", node.span,
                                   f"{node.func}({', '.join(p.name for p in sig.params)})")
             for p, a in zip(sig.params, node.args):
                 if p.type and not compatible(p.type, a.type):

@@ -22,6 +22,8 @@ from dsl.translations import (Translations, check_localized, check_translations,
                               scan)
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
 from dsl.yaml_records import YamlDoc, load_yaml
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 MANIFEST = "game.yaml"
 SCHEMA_LINE = "# yaml-language-server: $schema="
@@ -353,10 +355,8 @@ def _source(path: Path, text: str) -> Source:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    """How diagnostics name a file: its path in its repository, whatever folder the command runs from (dsl.paths)."""
+    return shown_path(path)
 
 
 def _check_players(doc: YamlDoc, report: Report) -> None:
@@ -448,7 +448,7 @@ def _warn_inactive(content: GameContent) -> None:
         count = sum(1 for r in content.records if r.id in owners and r.data.get("kind") == kind.name)
         content.report.add([Diagnostic(
             "DSL-INACTIVE", f"kind '{kind.name}' has no active_in zone, so the triggers, replacements and modifiers of "
-            f"its {count} record(s) with abilities never apply", rec.span("effect"),
+            f"its {plural('en', count, ('record', '# records'))} with abilities never apply", rec.span("effect"),
             f"add active_in: [ZONE, ...] to kind '{kind.name}' in game.yaml", severity="warning")])
 
 

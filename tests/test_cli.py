@@ -48,7 +48,7 @@ def test_validate_broken_folder(capsys, tmp_path):
     assert code == 1
     assert "REF-UNDEF" in out
     assert "turn.rules:" in out and "did you mean 'hand'?" in out
-    assert "1 error(s)" in err
+    assert "1 error" in err
 
 
 def test_validate_broken_folder_json(capsys, tmp_path):

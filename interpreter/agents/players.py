@@ -139,14 +139,14 @@ class HumanAgent:
         """One screen and the person's answer: the index of one of `shown`'s n options (listed in that order),
         or None for `-` where `back` allows it. `numbers`: True when the options are numbers, answered by the
         number itself (never its place); (low, high) for a number typed in that range, answered by its index."""
-        from interpreter.present.terminal import number_in, screen, whole_table
+        from interpreter.present.terminal import asked_line, number_in, screen, whole_table
         out = self.stdout
         order = list(range(n))
         page = 0
 
         def draw():
             if model is None:
-                lines = [heading, shown.prompt + ":"] + [f"  {shown.options[i]}" if numbers else f"  [{i}] {shown.options[i]}"
+                lines = [heading, asked_line(shown.prompt)] + [f"  {shown.options[i]}" if numbers else f"  [{i}] {shown.options[i]}"
                                                           for i in order]
                 return lines, 1
             return screen(model, pr, shown, order, self.recent, heading, page, by_value=bool(numbers))

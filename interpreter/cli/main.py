@@ -18,6 +18,8 @@ from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 # Each command imports the rest of what it runs in its own function: a cold `rules validate` (which an editor
 # or CI runs often) then loads neither the players, the presentation nor the scenarios.
@@ -270,9 +272,9 @@ def cmd_validate(args) -> int:
         if not args.json:
             for text in rendered(diags):
                 print(text)
-            status = f"{errors} error(s)" if errors else "ok"
+            status = plural("en", errors, ("# error", "# errors")) if errors else "ok"
             if len(diags) > errors:
-                status += f", {len(diags) - errors} warning(s)"
+                status += ", " + plural("en", len(diags) - errors, ("# warning", "# warnings"))
             print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if errors else sys.stdout)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
@@ -305,10 +307,7 @@ def _clip(text: str, width: int = 120) -> str:
 
 
 def _short(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return shown_path(path)  # as the diagnostics name its files
 
 
 # ---------------------------------------------------------------- play: interpreter/cli/play.py

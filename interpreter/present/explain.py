@@ -71,7 +71,7 @@ def chance_in_words(record: list, state, lang: str) -> list[dict]:
             what = say(lang, "explain shuffled", zone=pr.value(zone) if zone is not None else d.source, n=len(d.outcome),
                        top=", ".join(pr.value(x) for x in order[:_TOP]) + (", ..." if len(order) > _TOP else ""))
         elif d.kind == "roll":
-            what = say(lang, "explain rolled", sides=d.source, faces=", ".join(map(str, d.outcome)))
+            what = say(lang, "explain rolled", n=len(d.outcome), sides=d.source, faces=", ".join(map(str, d.outcome)))
         else:
             what = say(lang, "explain picked", n=d.source, drawn=", ".join(pr.value(x, "player" if d.players else "any") for x in d.values or ()) or say(lang, "nothing"))
         out.append({"decision": d.after, "kind": "chance", "event": d.kind, "event_id": d.kind, "args": [], "order": [],

@@ -7,6 +7,10 @@ Each phrase is a `str.format` template per language. A language missing here rea
 """
 from __future__ import annotations
 
+import re
+
+from dsl.plurals import plural
+
 LANGUAGES = ("en", "ru")
 
 PHRASES: dict[str, dict[str, str]] = {
@@ -39,7 +43,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "hidden": {"en": "hidden component", "ru": "скрытый компонент"},
     "n of": {"en": "{what} {i} of {n}", "ru": "{what} {i} из {n}"},
     "in": {"en": "{what} in {place}", "ru": "{what} — {place}"},
-    "count face-down": {"en": "{n} face-down {back}", "ru": "{back} рубашкой вверх: {n}"},
+    "count face-down": {"en": "face-down {back} ×{n}", "ru": "{back} рубашкой вверх: {n}"},
     "count hidden": {"en": "{n} hidden", "ru": "скрытых: {n}"},
     # questions without an `ask`
     "choose one": {"en": "Choose one", "ru": "Выберите один вариант"},
@@ -64,7 +68,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "final scores": {"en": "Final scores: {scores}", "ru": "Итоговые очки: {scores}"},
     "score": {"en": "{player} {score}", "ru": "{player}: {score}"},
     "winner": {"en": "Winner: {winners}", "ru": "Победитель: {winners}"},
-    "decisions": {"en": "{n} decisions", "ru": "Решений: {n}"},
+    "decisions": {"en": "{n|# decision|# decisions}", "ru": "Решений: {n}"},
     "to player": {"en": "(to {player})", "ru": "({player})"},
     "to you": {"en": "(to you)", "ru": "(вам)"},
     "you chose": {"en": "(you) {prompt}: {option}", "ru": "(вы) {prompt}: {option}"},
@@ -75,7 +79,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "count in zone": {"en": "{zone} {n}", "ru": "{zone}: {n}"},
     "top of zone": {"en": "{zone}: {top} on top ({n} in all)", "ru": "{zone}: сверху {top} (всего {n})"},
     "score is": {"en": "score {n}", "ru": "очки {n}"},
-    "areas held": {"en": "{n} areas", "ru": "областей: {n}"},
+    "areas held": {"en": "{n|# area|# areas}", "ru": "{n|# область|# области|# областей}"},
     "adjacent": {"en": "next to", "ru": "соседние"},
     "since your last decision": {"en": "Since your last decision:", "ru": "С вашего прошлого решения:"},
     "more table": {"en": "  … (? shows the whole table)", "ru": "  … (? покажет весь стол)"},
@@ -111,7 +115,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "explain last has the word": {"en": " (applied last to first: the first listed has the final word)",
                                   "ru": " (применяются с последнего: решающее слово за первым в списке)"},
     "explain waiting": {"en": " ({n} more waiting)", "ru": " (ждут ещё: {n})"},
-    "explain times": {"en": " ({n} times)", "ru": " ({n} раз)"},
+    "explain times": {"en": " ({n|once|# times})", "ru": " ({n|# раз|# раза|# раз})"},
     "explain item": {"en": "  {mark}: {source} (controller {who}; {key}) at {at}{result}",
                      "ru": "  {mark}: {source} (контролирует {who}; {key}) — {at}{result}"},
     "explain runs": {"en": "runs", "ru": "срабатывает"},
@@ -128,7 +132,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "explain chance": {"en": "chance, {where}: {what}{by}", "ru": "случай, {where}: {what}{by}"},
     "explain shuffled": {"en": "{zone} shuffled ({n}), on top: {top}", "ru": "{zone}: перетасовано ({n}), сверху: {top}"},
     "explain picked": {"en": "drawn at random from {n}: {drawn}", "ru": "случайно из {n}: {drawn}"},
-    "explain rolled": {"en": "dice of {sides} rolled: {faces}", "ru": "брошены кости d{sides}: {faces}"},
+    "explain rolled": {"en": "{n|a die|# dice} of {sides} rolled: {faces}", "ru": "{n|брошена # кость|брошены # кости|брошено # костей} d{sides}: {faces}"},
     "explain by given": {"en": " (given)", "ru": " (задано)"},
     "explain by seat": {"en": " (the chance seat)", "ru": " (место случая)"},
     "explain nothing there": {"en": "nothing fired there", "ru": "там ничего не сработало"},
@@ -211,4 +215,11 @@ PHRASES: dict[str, dict[str, str]] = {
 
 def say(lang: str, key: str, /, **values) -> str:
     forms = PHRASES[key]
-    return forms.get(lang, forms["en"]).format(**values)
+    template = forms.get(lang, forms["en"])
+    if "|" in template:  # `{n|# area|# areas}`: a number in its plural forms (dsl.plurals), said before the rest
+        template = _PLURAL.sub(lambda m: plural(lang if lang in forms else "en", values[m.group(1)],
+                                                m.group(2).split("|")).replace("{", "{{").replace("}", "}}"), template)
+    return template.format(**values)
+
+
+_PLURAL = re.compile(r"\{(\w+)\|([^{}]*)\}")

@@ -91,6 +91,11 @@ def _shared_start(texts: list[str]) -> str:
     return start.rstrip(" :,") or texts[0]
 
 
+def asked_line(prompt: str) -> str:
+    """A question as the line before its options: a colon after it, unless it ends a sentence already (`?`)."""
+    return prompt if prompt.rstrip().endswith(("?", "!", ":")) else prompt + ":"
+
+
 def number_in(text: str) -> int | None:
     """A whole number as typed (`12`, `-3`), else None."""
     text = text.strip()
@@ -158,7 +163,7 @@ def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], rec
     """The lines of one decision's screen and the number of option pages. Everything is clipped to
     `columns`; the table gives way (with a line saying `?` shows it whole) before the question does.
     `by_value`: the options are numbers, answered by typing the number itself, so they are not numbered."""
-    question = [clip(shown.prompt + (pr.say("secretly") if shown.secret else "") + ":", columns)]
+    question = [clip(asked_line(shown.prompt + (pr.say("secretly") if shown.secret else "")), columns)]
     footer = pr.say("screen keys by value" if by_value else "screen keys")
     fixed = 1 + len(question) + 1  # heading, question, footer
     room_for_options = max(6, rows - fixed - 8)

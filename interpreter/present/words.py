@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from dsl.plurals import plural
 from dsl.translations import Localized, Message, humanize, text_in
 from interpreter.present.phrases import say
 from interpreter.core.state import Entity, Zone, holder
@@ -208,8 +209,21 @@ class Presenter:
             return ""
         if isinstance(text[0], Message):
             out = []
+            yours = False  # the reader just named, before an English possessive
             for piece in text[0].pieces(self.lang):
-                out.append(piece if isinstance(piece, str) else self.value(*text[1 + piece]))
+                if type(piece) is tuple:  # a number said in its plural forms (dsl.plurals)
+                    out.append(plural(self.lang, text[1 + piece[0]][0], piece[1]))
+                elif isinstance(piece, str):
+                    if yours and piece.startswith("'s"):  # "{p}'s turn" to its reader: "your turn", never "P1 (you)'s"
+                        out[-1] = "Your" if len(out) == 1 else "your"
+                        piece = piece[2:]
+                    out.append(piece)
+                else:
+                    value, kind = text[1 + piece]
+                    yours = self.lang == "en" and kind == "player" and value == self.viewer and value is not None
+                    out.append(self.value(value, kind))
+                    continue
+                yours = False
             return "".join(out)
         return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in text)
 

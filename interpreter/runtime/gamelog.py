@@ -14,6 +14,7 @@ from interpreter.codegen.chance import Logged
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
+from dsl.plurals import plural
 
 FORMAT = "rules-log/1"
 
@@ -206,8 +207,8 @@ class ReplayOutcome:
 def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Session) -> ReplayOutcome:
     got = err.diagnostics[0]
     if got.code == logged_error:
-        return ReplayOutcome(True, f"the replay stops with the logged error after {n} decision(s): {got.message}", session)
-    return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
+        return ReplayOutcome(True, f"the replay stops with the logged error after {plural('en', n, ('# decision', '# decisions'))}: {got.message}", session)
+    return ReplayOutcome(False, f"after {plural('en', n, ('# decision', '# decisions'))} the game stopped with {got.code}: {got.message}", session)
 
 
 def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False, lang: str | None = None,
@@ -259,7 +260,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if logged_error:
         return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
     if drawn is not None and drawn.left():
-        return ReplayOutcome(False, f"the log records {drawn.left()} draw(s) more than the replay makes", session)
+        return ReplayOutcome(False, f"the log records {plural('en', drawn.left(), ('# draw', '# draws'))} more than the replay makes", session)
     unfinished = (log.get("unfinished") or {}).get("reason")
     if session.pending is not None and not unfinished:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
@@ -274,7 +275,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if undone:
         return ReplayOutcome(False, undone, session)
     if log.get("undone"):
-        notes.append(f"{len(log['undone'])} undo(s) checked: their decisions replay as logged")
+        notes.append(f"{plural('en', len(log['undone']), ('# undo', '# undos'))} checked: their decisions replay as logged")
     if unfinished:
         return ReplayOutcome(True, f"unfinished, reproduced up to decision {len(log['decisions'])} "
                                    f"(stopped: {unfinished}; {_asked(session)} is asked next)" + "".join(f"; {x}" for x in notes), session)
@@ -328,7 +329,7 @@ def check_undone(log: dict, game) -> str | None:
     lines = undone_lines(log)
     work = sum(len(line) for _, _, line in lines if line)
     if work > UNDO_BUDGET:
-        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"checking the log's {len(lines)} undo(s) would replay {work:,} decisions, "
+        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"checking the log's {plural('en', len(lines), ('# undo', '# undos'))} would replay {work:,} decisions, "
                                                        f"more than {UNDO_BUDGET:,}", None, "a game log holds its own undos only")])
     for place, entry, line in lines:
         where = f"undone[{place}]"

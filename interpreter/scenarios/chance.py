@@ -21,6 +21,7 @@ import sys
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen.chance import Draw
 from interpreter.core.decisions import label_of, player_label
+from dsl.plurals import plural
 
 _SHOWN = 12  # the options a message lists
 
@@ -84,7 +85,7 @@ class ScriptedChance:
         values = entry if isinstance(entry, list) else [entry]
         wanted = draw.count if draw.kind == "roll" else min(draw.count, len(draw.options))
         if len(values) != wanted:
-            self._fail(rt, i, "CHANCE-ILLEGAL", f"the game draws {_what(draw)} here: {wanted} value(s), "
+            self._fail(rt, i, "CHANCE-ILLEGAL", f"the game draws {_what(draw)} here: {plural('en', wanted, ('# value', '# values'))}, "
                        f"the entry gives {len(values)}")
         if draw.kind == "roll":
             for v in values:

@@ -26,6 +26,8 @@ from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
 from interpreter.scenarios.chance import ScriptedChance
 from interpreter.scenarios.script import ScenarioScript, ScriptMismatch
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 
 @dataclass
@@ -59,15 +61,16 @@ class ScenarioOutcome:
 
 
 def run_scenario(path: Path) -> ScenarioOutcome:
-    outcome = ScenarioOutcome(path.stem, str(path))
+    shown = shown_path(path)  # as diagnostics name files: its path in its repository
+    outcome = ScenarioOutcome(path.stem, shown)
     try:
-        text = read_text(path, str(path))
+        text = read_text(path, shown)
     except DiagnosticError as err:  # too large, not UTF-8, not a file
         outcome.diagnostics = err.diagnostics
         return outcome
-    doc, problems = load_yaml(str(path), text)
+    doc, problems = load_yaml(shown, text)
     if not problems and doc.data is None:
-        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(str(path), 1, 1),
+        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(shown, 1, 1),
                                "a scenario names at least a game and its expectations")]
     elif not problems:
         problems = _check_schema(doc) or _check_size(doc)
@@ -220,7 +223,7 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None
         if unused:
             shown = ", ".join(repr(u) for u in unused[:UNUSED_SHOWN])
             more = f", and {len(unused) - UNUSED_SHOWN:,} more" if len(unused) > UNUSED_SHOWN else ""
-            outcome.failures.append(f"{len(unused):,} scripted decision(s) were never asked: {shown}{more}")
+            outcome.failures.append(f"{plural('en', len(unused), ('# scripted decision was', '# scripted decisions were'))} never asked: {shown}{more}")
         if chance.remaining():
             outcome.failures.append(f"{len(chance.remaining())} chance entr{'y was' if len(chance.remaining()) == 1 else 'ies were'} "
                                     f"never drawn: {', '.join(repr(c) for c in chance.remaining()[:UNUSED_SHOWN])}")
