@@ -9,14 +9,12 @@ import sys
 
 import pytest
 
-from dsl.loader import load_game
-from interpreter.codegen import compile_game
 from interpreter.core.decisions import CHANCE
 from interpreter.runtime.gamelog import make_log, replay
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
 from interpreter.scenarios.run import run_scenario
-from tiny_game import scenario_file, tiny_game
+from tiny_game import compiled, scenario_file, tiny_game
 
 RULES = """\
 procedure play():
@@ -39,9 +37,7 @@ RECORDS = "".join(f"- {{id: t{i}, kind: token, name: T{i}, value: {i}, source: d
 @pytest.fixture(scope="module")
 def dice(tmp_path_factory):
     root = tiny_game(tmp_path_factory.mktemp("chance"), rules=RULES, records=RECORDS, variables=VARIABLES)
-    content = load_game(root)
-    assert not content.report.diagnostics, content.report.diagnostics
-    return root, compile_game(content)
+    return root, compiled(root)
 
 
 def test_draws_are_the_plain_generator_s_and_recorded(dice):
@@ -159,19 +155,17 @@ def test_a_whenever_body_draws_by_the_seed_even_with_the_seat(tmp_path):
         total = 2
     """
     root = tiny_game(tmp_path, rules=rules, records=RECORDS, variables=VARIABLES)
-    game = compile_game(load_game(root))
+    game = compiled(root)
     session = Session(game, 2, seed=1, chance="seat")
     assert session.pending.player == 0  # the shuffle asked nobody
     assert [d.how for d in session.state.chance.record] == ["seed"]
 
 
 def test_roll_is_checked():
-    from dsl.parser import parse_module  # noqa: F401 - the checker's words are what matter
-    game = load_compiled("kings_bounty")
-    checker = game.content.checker
     from dsl.checker import Scope
     from dsl.diagnostics import Report, Source
     from dsl.parser import parse_expression
+    checker = load_compiled("kings_bounty").content.checker
     report, saved = Report(), checker.report
     checker.report = report
     try:

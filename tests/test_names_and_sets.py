@@ -7,7 +7,7 @@ from dsl.loader import load_game
 from interpreter.codegen import compile_game
 from interpreter.present.words import Presenter, shown_to
 from interpreter.runtime.session import Session
-from tiny_game import tiny_game
+from tiny_game import compiled, tiny_game
 
 RULES = """\
 procedure play():
@@ -26,11 +26,8 @@ RECORDS = """\
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    root = tiny_game(tmp_path_factory.mktemp("sets"), rules=RULES, records=RECORDS,
-                     attributes="card_no: {type: number, shown: false}")
-    content = load_game(root)
-    assert not content.report.diagnostics, content.report.diagnostics
-    return compile_game(content)
+    return compiled(tiny_game(tmp_path_factory.mktemp("sets"), rules=RULES, records=RECORDS,
+                              attributes="card_no: {type: number, shown: false}"))
 
 
 def test_each_set_is_offered_once_in_the_collection_s_order(game):

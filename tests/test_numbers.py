@@ -8,14 +8,12 @@ import warnings
 
 import pytest
 
-from dsl.loader import load_game
 from interpreter.agents.players import HumanAgent
-from interpreter.codegen import compile_game
 from interpreter.core.decisions import IllegalDecision
 from interpreter.present.words import shown_to
 from interpreter.runtime.session import Session
 from interpreter.scenarios.run import run_scenario
-from tiny_game import scenario_file, tiny_game
+from tiny_game import compiled, scenario_file, tiny_game
 
 RULES = """\
 procedure play():
@@ -33,9 +31,7 @@ VARIABLES = "limit: {scope: game, type: number, initial: 14}\n"
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     root = tiny_game(tmp_path_factory.mktemp("numbers"), rules=RULES, variables=VARIABLES)
-    content = load_game(root)
-    assert not content.report.diagnostics, content.report.diagnostics
-    return root, compile_game(content)
+    return root, compiled(root)
 
 
 def test_a_number_in_a_range_is_one_decision_answered_by_value(game):

@@ -61,7 +61,7 @@ def test_a_start_that_calls_setup_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("given, expect_end, wanted", [
-    ("win players[1]", None, "the game ended in given at {root}/main.rules"),
+    ("win players[1]", None, "the game ended in given at tiny/main.rules"),
     ("win players[1]", "true", None),
     ("win players[1]", "[P1]", "expected P1 to win; the game ended in given"),
     ("rounds = 5", "true", "expected the game to end, but it did not"),
