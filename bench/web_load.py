@@ -42,7 +42,8 @@ def free_port() -> int:
 def start_server(port: int, db: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - the server's output, never a pipe left unread
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port), "--db", str(db)],
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port), "--db", str(db),
+                             "--games-per-client", "1000000"],  # every table of the load check is one client
                             stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT, text=True)
     for _ in range(400):
         try:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from dsl.inputs import write_file
+from dsl.inputs import io_error, write_file
 
 COLOURS = ["#1f77b4", "#ff7f0e"]  # the first run, the compared run
 CARD_ROWS_PLOTTED = 25
@@ -40,7 +40,7 @@ def prepare_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot create the report folder {folder}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("create the report folder", str(folder), err)]) from None
     if not folder.is_dir():
         raise DiagnosticError([Diagnostic("USAGE", f"{folder} is not a folder")])
     for name in REPORT_FILES:
@@ -60,7 +60,7 @@ def write_report(folder: Path, report: dict) -> tuple:
         write_file(json_path, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
         write_file(html_path, page)
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot write the report in {folder}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write the report in", str(folder), err)]) from None
     return json_path, html_path
 
 
@@ -289,6 +289,8 @@ def render_html(report: dict) -> str:
         for e in r["stats"]["first_errors"]:
             parts.append(f"<pre>{esc(r['label'])}, seed {e['seed']}:\n{esc(e['error'])}</pre>")
 
+    if report.get("ladder"):
+        parts.append(_ladder_section(report["ladder"]))
     seats = report.get("seats") or [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
     parts.append("<h2>Wins by seat</h2>")
     parts.append(plot_seats(runs, seats))
@@ -337,6 +339,17 @@ def render_html(report: dict) -> str:
         parts.append(_cards_section(runs))
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
+
+
+def _ladder_section(ladder: dict) -> str:
+    """`rules ladder --report`: the agents' ratings (interpreter.batch.ladder), strongest first."""
+    rows = [[html.escape(r["agent"]), _num(r["elo"], 0), f"[{_num(r['low'], 0)}, {_num(r['high'], 0)}]", r["seats"],
+             f"{_pct(r['win_share']['rate'])} [{_pct(r['win_share']['low'])}, {_pct(r['win_share']['high'])}]",
+             _pct(r["fair_wins"] / r["seats"]) if r["seats"] else "–", _num(r.get("cpu_seconds_per_game"), 2)]
+            for r in ladder["ratings"]]
+    return "\n".join([f"<h2>Ladder</h2><p class=\"note\">{html.escape(ladder['method'])}; {ladder['lineups']} seatings in turn. "
+                      "The wins by seat and every figure below come from these games, played by the agents rated here.</p>",
+                      _table(["agent", "Elo", "95 % interval", "games", "won", "fair share", "CPU s per game"], rows)])
 
 
 def _union(runs: list, rows_of, key: str) -> list:

@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, fmt, lsp.
+"""The `rules` command: validate, play, simulate, ladder, replay, explain, test, schema, compile, fmt, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import io_error
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -29,8 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr is None:  # started with stderr closed (2>&-): diagnostics go nowhere rather than fail
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
     if sys.stdout is None:  # started with stdout closed (>&-): Python gives us no stream at all
-        print(Diagnostic("RUN-ERROR", "cannot write the output: standard output is closed",
-                         hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
+        print(io_error("write the output", "(standard output)", "it is closed",
+                       hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
         return 1
     _replace_unprintable()
     parser = build_parser()
@@ -59,9 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         # Files are read and logs written with their own diagnostics; what is left is the output itself.
         if err.errno in _OUTPUT_ERRORS:  # a full disk, /dev/full: the command's problem, never a line of content's
             _silence_stdout()
-            print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+            print(io_error("write the output", "(standard output)", err).render(), file=sys.stderr)
         else:
-            print(Diagnostic("RUN-ERROR", f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")).render(), file=sys.stderr)
+            print(io_error("read or write", str(err.filename) if err.filename else "a file", err).render(), file=sys.stderr)
         return 1
 
 
@@ -99,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
     pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
     pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
@@ -121,10 +122,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
-    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); the last repeats")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; the last repeats")
     sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
     sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
+
+    ld = sub.add_parser("ladder", help="rate bots against each other", description="Play N games between the agents named, seats rotated, in parallel as simulate does, and rate them (Bradley-Terry on the Elo scale, with 95 %% bootstrap intervals); the same ratings for a seed whatever the number of workers.")
+    ld.add_argument("game", help="a folder name under content/ or a path to a game folder")
+    ld.add_argument("--agents", required=True, help="comma-separated agents to rate: random, greedy, ismcts; one with settings of its own as ismcts:simulations=50:horizon=4")
+    ld.add_argument("--games", type=int, default=100)
+    ld.add_argument("--players", type=int)
+    ld.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
+    ld.add_argument("--variant", action="append", default=[])
+    ld.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of every search agent, e.g. simulations=50")
+    ld.add_argument("--workers", type=int, help="worker processes (default: every core, at most one per 10 games)")
+    ld.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="run the games on Ray, as for simulate")
+    ld.add_argument("--report", metavar="DIR", help="write the balance report of these games with the ladder's table")
+    ld.add_argument("--lang", help="the language of the report's names: en or ru")
+    ld.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    ld.set_defaults(handler=cmd_ladder)
 
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
     rp.add_argument("log", type=Path)
@@ -149,6 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
     ts.add_argument("paths", nargs="+", type=Path)
+    ts.add_argument("--coverage", action="store_true", help="also report which lines of each game's rule text and card "
+                    "effects the scenarios executed: per file, with the lines missed")
+    ts.add_argument("--listing", type=Path, metavar="DIR", help="with --coverage: write an annotated copy of each rule "
+                    "file to DIR (> executed, ! not executed)")
+    ts.add_argument("--json", action="store_true", help="print the results (and the coverage) as JSON")
     ts.set_defaults(handler=cmd_test)
 
     sc = sub.add_parser("schema", help="write a game's component schema for editors", description="Write schemas/games/GAME.schema.json from the game's vocabulary, for editors' YAML validation.")
@@ -175,6 +196,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
+                    help="one more name the server answers as (e.g. a proxy's public name); requests naming any other "
+                         "host are refused, besides 127.0.0.1, localhost, [::1] and --host; repeat for several")
+    sv.add_argument("--games-per-client", type=int, default=20, metavar="N",
+                    help="games one client address may start in 10 minutes (default 20); all of this machine's "
+                         "clients are one, and so are all of a proxy's")
     sv.set_defaults(handler=cmd_serve)
     return p
 
@@ -197,14 +224,22 @@ def cmd_serve(args) -> int:
         import uvicorn
 
         from interpreter.web.app import make_app
+        from interpreter.web.guard import Guard
         from interpreter.web.store import default_db
     except ImportError as err:
         if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
             raise
         raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if args.games_per_client < 1:
+        raise DiagnosticError([Diagnostic("USAGE", f"--games-per-client {args.games_per_client}: at least 1")])
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    try:
+        guard = Guard.serving(args.host, args.port, args.allow_host, games_per_client=args.games_per_client)
+    except ValueError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"--allow-host {_clip(str(err))}: not a host name",
+                                          hint="give a name or an address, with :PORT if it must be that port")]) from None
     folders = [locate(g) for g in args.games]
     try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
         import socket
@@ -215,9 +250,15 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders)
+        app = make_app(db, folders, guard)
     except sqlite3.Error as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+        if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
+            raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",
+                                              hint="move the file aside (a new one is made in its place) or name another with --db FILE")]) from None
+        raise DiagnosticError([io_error("open the games database", str(db), _folder_reason(Path(db)) or str(err),
+                                        hint="--db FILE names another")]) from None
+    except OSError as err:  # its folder could not be made
+        raise DiagnosticError([io_error("open the games database", str(db), err, hint="--db FILE names another")]) from None
     for key, problems in app.state.rooms.invalid.items():  # (each game was validated and compiled as the app was made)
         print(f"rules serve: {key} does not validate; the lobby lists it with these errors:", file=sys.stderr)
         print("\n".join(d.render() for d in problems), file=sys.stderr, flush=True)
@@ -232,6 +273,18 @@ def cmd_serve(args) -> int:
         print("  others on this network can join: give them the seat links with this machine's address", flush=True)
     server.run()
     return 0
+
+
+def _folder_reason(path: Path) -> str | None:
+    """Why a file cannot be made at `path`, as far as its folder tells (SQLite says only "unable to open")."""
+    folder = path.parent
+    if path.is_dir():
+        return "it is a folder"
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None
 
 
 def cmd_compile(args) -> int:
@@ -325,20 +378,30 @@ def _short(path: Path) -> str:
 
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
-    from interpreter.agents.players import AGENT_KINDS, parse_agent_args
+    from interpreter.agents.players import AGENT_KINDS, agent_spec, parse_agent_args
     from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
     from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
     kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
-    if not kinds or any(k not in AGENT_KINDS or k == "human" for k in kinds):
+    if not kinds or any(k.split(":")[0] not in AGENT_KINDS or k.startswith("human") for k in kinds):
         raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name a bot per seat",
                                           hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
+    for k in kinds:
+        agent_spec(k)  # settings of its own (ismcts:simulations=50), checked now
     args.agent_kinds = tuple(kinds)
     args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
     args.report_lang = choose_language(game, args.lang)
     return simulate(args, game, _game_ref(args.game), _players(game, args.players))
+
+
+def cmd_ladder(args) -> int:
+    from interpreter.cli.ladder import ladder
+    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    game = load_compiled(args.game)
+    args.report_lang = choose_language(game, args.lang)
+    return ladder(args, game, _game_ref(args.game), _players(game, args.players))
 
 
 # ---------------------------------------------------------------- replay and explain
@@ -465,6 +528,9 @@ def cmd_test(args) -> int:
     files = find_scenarios(list(args.paths))
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
+    if args.coverage or args.listing or args.json:
+        from interpreter.scenarios.coverage import report_run
+        return report_run(files, run_scenario, args.coverage or bool(args.listing), args.listing, args.json)
     failed = 0
     seen: set = set()  # the games' own errors, printed once in a run however many scenarios meet them
     for path in files:
@@ -499,11 +565,13 @@ def cmd_schema(args) -> int:
             return 1
         print(f"{target} is up to date")
         return 0
+    if target.is_dir():  # the name given cannot be a file's: the command line's mistake, not the system's
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: it is a folder", hint="--out FILE names a file")])
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write", str(target), err)]) from None
     print(f"wrote {target}")
     return 0
 

@@ -18,6 +18,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "player": {"en": "P{n}", "ru": "Игрок {n}"},
     "you": {"en": "{player} (you)", "ru": "{player} (вы)"},
     "nobody": {"en": "nobody", "ru": "никто"},
+    "player short": {"en": "P{n}", "ru": "{n}"},  # a player's marker on a track: a few letters in a disc
     # plain values
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
@@ -61,6 +62,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "done": {"en": "done: choose no more", "ru": "готово: больше не выбирать"},
     # the table
     "game": {"en": "game", "ru": "игра"},
+    "total": {"en": "total {n}", "ru": "всего {n}"},
     # around a game (cli and the terminal player)
     # the name on a line of its own in Russian: a name kept in Latin letters (a brand) mixes with no words
     "header": {"en": "{name}: {players} players, seed {seed}", "ru": "{name}\nИгроков: {players}, зерно {seed}"},
@@ -198,7 +200,16 @@ PHRASES: dict[str, dict[str, str]] = {
     "web answer number": {"en": "Answer", "ru": "Ответить"},
     "web invalid game": {"en": "This game does not validate: fix these errors (rules validate prints the same), then restart the server.",
                          "ru": "Эта игра не проходит проверку: исправьте ошибки (rules validate выводит те же) и перезапустите сервер."},
-    "web click map": {"en": "Highlighted areas of the board can be clicked.", "ru": "Выделенные области поля можно нажать."},
+    "web click table": {"en": "Choose on the board or a highlighted card, or from the list.",
+                        "ru": "Выберите на поле или выделенную карту — или в списке."},
+    "web zoom": {"en": "Zoom the board", "ru": "Масштаб поля"},
+    "web zoom in": {"en": "Zoom in", "ru": "Приблизить"},
+    "web zoom out": {"en": "Zoom out", "ru": "Отдалить"},
+    "web zoom reset": {"en": "Show the whole board", "ru": "Показать всё поле"},
+    "web tracks": {"en": "Tracks", "ru": "Треки"},
+    "web others": {"en": "The other players", "ru": "Другие игроки"},
+    "web card texts": {"en": "The texts of the cards it names", "ru": "Тексты карт, которые он называет"},
+    "web new lines": {"en": "{n} new", "ru": "новых: {n}"},
     "web area controlled": {"en": "{area}: {player}", "ru": "{area}: {player}"},
     "web game key": {"en": "game", "ru": "игра"},
     "web unknown link": {"en": "This link holds no seat of this game: you see what a spectator sees.",

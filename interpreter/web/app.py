@@ -1,28 +1,34 @@
 """The web server's routes (Starlette): the lobby, a game's page, its websocket, and the JSON calls a page
 makes. A seat's secret token travels in the page address's #fragment (never sent in a request line, so
 never in an access log or a Referer), then in the websocket's first message and in each call's JSON body.
-Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched. Hosts and
+origins are checked before any route runs (interpreter.web.guard).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import math
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dsl.diagnostics import DiagnosticError
+from dsl.limits import MAX_PLAYERS
+from interpreter.present.icons import sprite, sprite_version
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
-from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
+from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware, read_json, whole_number
+from interpreter.web.rooms import LOG, MAX_PAGES, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
@@ -32,7 +38,9 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form's POST, which
+    # the guard refuses as it refuses any page of no origin. No secret is in a Referer: a seat's is in the #fragment.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -54,58 +62,84 @@ def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 
-def _same_origin(request: Request) -> None:
-    """A POST from a page of another site (a form aimed at this server) is refused; browsers send Origin."""
-    origin = request.headers.get("origin")
-    if origin is not None and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
-        raise Refused(403, "a request from another site")
-
-
 async def _body(request: Request) -> bytes:
-    _same_origin(request)
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and whole_number(length) is None:
+        raise Refused(400, "the request's length is not a number")
+    if length is not None and whole_number(length) > MAX_BODY:
         raise Refused(413, "the request is too large")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, "the request is too large")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(413, "the request is too large")
+            chunks.append(chunk)
+    except ClientDisconnect:  # the client hung up before its body ended: nobody is left to answer
+        LOG.debug("a client left in the middle of its request to %s", request.url.path)
+        raise Refused(400, "the request ended before its body") from None
     return b"".join(chunks)
+
+
+async def _frame(ws: WebSocket) -> str | None:
+    """The next text frame of a websocket, None for a binary one; WebSocketDisconnect when the page leaves."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text")
 
 
 async def _json_body(request: Request) -> dict:
     try:
-        data = json.loads((await _body(request)).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise Refused(400, "the request is not JSON") from None
+        data = read_json((await _body(request)).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refused(400, "the request is not UTF-8 text") from None
+    except ValueError as err:
+        raise Refused(400, str(err)) from None
     if not isinstance(data, dict):
         raise Refused(400, "the request is not a JSON object")
     return data
 
 
-def make_app(db: Path | str, folders: list | None = None) -> Starlette:
+def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None) -> Starlette:
+    """The server's app; `guard` says which hosts, origins and how many games per client it accepts (by
+    default: loopback names on any port)."""
+    guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
+    limit = CreationLimit(guard.games_per_client, guard.window)
     env = pages.environment()
 
     async def lobby(request: Request):
         return _html(pages.lobby(env, rooms, _lang(request)))
 
     async def new_game(request: Request):
-        form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
-        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        client = request.client.host if request.client else ""
+        wait = limit.take(client)
+        if wait is not None:
+            raise Refused(429, f"this address has started {limit.per_client} games in the last {limit.window / 60:.0f} "
+                               f"minutes: try again in {math.ceil(wait / 60)} minute(s)")
         try:
-            players = int(one("players", "0"))
-        except ValueError:
-            raise Refused(422, "the number of players is not a number") from None
-        kinds = [one(f"seat{i}", "random") for i in range(min(players, 32))]
-        seed = one("seed").strip()
-        if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
-            raise Refused(422, "a seed is a whole number below 2147483648")
+            return await _new_game(request)
+        except BaseException:
+            limit.give_back(client)
+            raise
+
+    async def _new_game(request: Request):
+        try:
+            form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
+        except ValueError:  # more fields than max_num_fields
+            raise Refused(400, "the form has more fields than a game's form") from None
+        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        players = whole_number(one("players"), 1, MAX_PLAYERS)
+        if players is None:
+            raise Refused(422, f"the number of players is not a whole number from 1 to {MAX_PLAYERS}")
+        kinds = [one(f"seat{i}", "random") for i in range(players)]
+        seed = whole_number(one("seed"), 0, 2 ** 31 - 1) if one("seed") else None
+        if one("seed") and seed is None:
+            raise Refused(422, "a seed is a whole number below 2147483648, written in the digits 0 to 9")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       int(seed) if seed else None, one("hotseat") == "1")
+                                       seed, one("hotseat") == "1")
         return _html(pages.links(env, room, room.row.lang))
 
     async def game_page(request: Request):
@@ -166,21 +200,30 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
 
     async def socket(ws: WebSocket):
         try:
+            await _socket(ws)
+        except (WebSocketDisconnect, RuntimeError):  # the page left, or its connection dropped: nothing went wrong here
+            LOG.debug("the page of game %s left", ws.path_params.get("gid"))
+
+    async def _socket(ws: WebSocket):
+        try:
             room = rooms.get(ws.path_params["gid"])
         except Refused:
             await ws.close(code=4404)
             return
         await ws.accept()
         try:
-            hello = await asyncio.wait_for(ws.receive_text(), 30)
-        except (asyncio.TimeoutError, WebSocketDisconnect):
+            hello = await asyncio.wait_for(_frame(ws), 30)
+        except asyncio.TimeoutError:
             await ws.close(code=4408)
+            return
+        if hello is None:
+            await ws.close(code=1003)  # a binary frame: the page sends text
             return
         if len(hello) > MAX_MESSAGE:
             await ws.close(code=1009)
             return
         try:
-            data = json.loads(hello)
+            data = read_json(hello)
         except ValueError:
             data = None
         if not isinstance(data, dict):
@@ -212,7 +255,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
             await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
             return
         current, sent = (held[0] if held else None), None
-        receiving = asyncio.ensure_future(ws.receive_text())
+        receiving = asyncio.ensure_future(_frame(ws))
         try:
             while True:
                 changed.clear()
@@ -228,17 +271,22 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
                 if receiving in done:
                     waiting.cancel()
                     message = receiving.result()  # raises WebSocketDisconnect when the page leaves
-                    if len(message) > MAX_MESSAGE:
-                        await ws.close(code=1009)
+                    if message is None or len(message) > MAX_MESSAGE:
+                        await ws.close(code=1003 if message is None else 1009)
                         return
-                    receiving = asyncio.ensure_future(ws.receive_text())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
+                    receiving = asyncio.ensure_future(_frame(ws))
+        finally:  # the page left (WebSocketDisconnect, told by socket()) or its socket was closed
             receiving.cancel()
             with room.lock:
                 if tell in room.listeners:
                     room.listeners.remove(tell)
+
+    async def icons(request: Request):
+        """The vendored icons as one SVG of symbols (interpreter.present.icons), named by their hash: kept for good."""
+        if request.path_params["version"] != sprite_version():
+            return Response(status_code=404)
+        return Response(sprite(), media_type="image/svg+xml",
+                        headers={**HEADERS, "Cache-Control": "public, max-age=31536000, immutable"})
 
     async def refused(request: Request, exc: Refused):
         return _json({"error": exc.message}, exc.status)
@@ -258,6 +306,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         Route("/api/g/{gid}/view", view, methods=["POST"]),
         Route("/api/g/{gid}/log", seat_log, methods=["POST"]),
         WebSocketRoute("/ws/{gid}", socket),
+        Route("/icons-{version}.svg", icons),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     @contextlib.asynccontextmanager
@@ -266,6 +315,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
+                    middleware=[Middleware(GuardMiddleware, guard=guard, headers=HEADERS)],
                     max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store

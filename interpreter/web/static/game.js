@@ -1,6 +1,9 @@
 // A game page: holds the seats whose secret tokens are in the address's #fragment (one seat, several on a
 // hot-seat device, or none for a spectator), receives its view over a websocket and sends answers as JSON.
-// Everything shown comes as HTML the server escaped; nothing from the game is inserted as markup here.
+// Everything shown comes as HTML the server escaped; nothing from the game is inserted as markup here. The
+// drawing (board, cards, clicks on them, pan and zoom, gliding) is scene.js's.
+import { render as draw } from "./scene.js";
+
 const main = document.getElementById("view");
 const gid = main.dataset.game;
 const lang = main.dataset.lang;
@@ -58,49 +61,15 @@ document.getElementById("pass-ready").addEventListener("click", () => {
 function render(m) {
   current = m;
   shownSeat = m.seat;
-  main.innerHTML = m.html;  // the server's escaped HTML
-  main.dataset.version = m.version;
-  main.dataset.seat = m.seat === null ? "" : m.seat;
-  for (const b of main.querySelectorAll("button.opt")) b.addEventListener("click", () => answer(Number(b.dataset.option)));
-  const number = main.querySelector("form.number");  // a number in a range: its index is the number less the lowest
-  if (number) number.addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (number.reportValidity()) answer(Number(number.elements.n.value) - Number(number.dataset.low));
+  draw(main, m, {
+    answer,
+    buttons: {
+      "#undo": () => post("undo", {}),
+      "#to-bot": () => post("seat", { kind: "random" }),
+      "#to-person": () => post("seat", { kind: "person" }),
+      "#download": download,
+    },
   });
-  for (const g of main.querySelectorAll("g.area.chosen")) {
-    g.addEventListener("click", () => pick("areas", g.dataset.area, g.querySelector(".aname").textContent));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter") g.dispatchEvent(new Event("click")); });
-  }
-  for (const it of main.querySelectorAll(".item.pickable")) {
-    it.addEventListener("click", () => pick("refs", it.dataset.ref, it.firstChild ? it.firstChild.textContent : ""));
-  }
-  const all = main.querySelector(".show-all");
-  if (all) all.addEventListener("click", () => filter(null));
-  bind("#undo", () => post("undo", {}));
-  bind("#to-bot", () => post("seat", { kind: "random" }));
-  bind("#to-person", () => post("seat", { kind: "person" }));
-  bind("#download", download);
-}
-
-function bind(selector, fn) {
-  const el = main.querySelector(selector);
-  if (el) el.addEventListener("click", fn);
-}
-
-function filter(keep) {
-  const box = main.querySelector(".filter");
-  for (const b of main.querySelectorAll("button.opt")) b.parentElement.hidden = keep !== null && !keep.includes(b);
-  if (box) box.hidden = keep === null;
-}
-
-// A click on an area of the map (or a component): the one option naming it is chosen; several are listed.
-function pick(kind, ref, name) {
-  const named = [...main.querySelectorAll("button.opt")].filter((b) => b.dataset[kind].split(" ").includes(ref));
-  if (named.length === 1) return answer(Number(named[0].dataset.option));
-  if (named.length > 1) {
-    filter(named);
-    main.querySelector(".filter-text").textContent = main.dataset.optionsHere.replace("{area}", name);
-  }
 }
 
 async function post(what, body) {
