@@ -82,7 +82,7 @@ def test_serve_lists_an_invalid_game_with_its_diagnostics(tmp_path):
     broken = tiny_game(tmp_path, rules="procedure play():\n    move top(pyle) to hand of players[0]\n", name="broken")
     app = make_app(tmp_path / "games.sqlite3", [broken])
     assert [d.code for d in app.state.rooms.invalid["broken"]] == ["REF-UNDEF"]
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:  # a host the server answers as (web.guard)
         html = client.get("/").text
         section = html[html.index('id="game-broken"'):]
         section = section[:section.index("</section>")]

@@ -107,7 +107,7 @@ def test_the_page_asks_for_a_number(game, tmp_path):
     from interpreter.web.app import make_app
     root, _ = game
     app = make_app(tmp_path / "games.sqlite3", [root])
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:  # a host the server answers as (web.guard)
         r = client.post("/new", data={"game": "tiny", "players": "2", "lang": "en", "seed": "0", "seat0": "person",
                                       "seat1": "person"})
         gid = re.search(r'href="/g/([A-Za-z0-9_-]+)\?', r.text).group(1)
