@@ -252,8 +252,9 @@ class ExpressionChecks:
         if node.func in QUERY_ONLY:
             self.report.error("DSL-SYNTAX", f"'{node.func}' takes the form {node.func}(x in COLLECTION by KEY)", node.span)
         if not b.min_args <= len(node.args) <= b.max_args:
-            self.report.error("REF-ARITY", f"'{node.func}' takes {b.min_args}" + (f" to {b.max_args}" if b.max_args != b.min_args else "") +
-                              f" argument(s), {len(node.args)} given", node.span)
+            count = plural("en", b.max_args, ("# argument", "# arguments"))  # "1 to 2 arguments", "1 argument"
+            self.report.error("REF-ARITY", f"'{node.func}' takes " + (f"{b.min_args} to " if b.max_args != b.min_args else "") +
+                              f"{count}, {len(node.args)} given", node.span)
         node.ref = ("builtin", node.func)
         if node.func == "variant" and node.args and isinstance(node.args[0], ast.Str):
             name = "".join(p for p in node.args[0].parts if isinstance(p, str))

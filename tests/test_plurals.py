@@ -90,3 +90,10 @@ def test_no_word_is_written_with_s_in_brackets():
 def test_no_colon_after_a_question_mark():
     assert asked_line("Which coin do you take?") == "Which coin do you take?"
     assert asked_line("Choose one") == "Choose one:"
+
+
+def test_the_checker_says_how_many_arguments_in_words(tmp_path, capsys):
+    from tiny_game import tiny_game
+    root = tiny_game(tmp_path, rules="procedure play():\n    move top(pile, 1, 2) to hand of players[0]\n    win players[0]\n")
+    code, out, err = run(capsys, "validate", root)
+    assert code == 1 and "'top' takes 1 to 2 arguments, 3 given" in out and "(s)" not in out
