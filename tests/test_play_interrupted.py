@@ -22,7 +22,7 @@ import pytest
 from tests.cli_run import run as run_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 is asked six times in a row, then among bots
+GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 is asked several times in a row, then among bots
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
@@ -165,9 +165,9 @@ def test_resume_goes_on_to_the_end_of_the_uninterrupted_game(tmp_path, whole_gam
 
 def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_game, run):
     log = tmp_path / "game.json"
-    # undo at the first decision has nothing to take back; later, the person answers "1" twice (the second
-    # time after the bots have played), takes both back (in English, then in Russian) and answers as before
-    inputs = ["undo"] + ["0"] * 6 + ["1", "1", "undo", "отменить"]
+    # undo at the first decision has nothing to take back; later, the person answers "1" twice, the bots
+    # playing after each, takes both back (in English, then in Russian) and answers as before
+    inputs = ["undo"] + ["0"] * 7 + ["1", "1", "undo", "отменить"]
     code, screen = at_a_terminal(["play", *GAME, "--agents", "human,random", "--log", str(log)], inputs)
     assert code == 0, screen[-2000:]
     assert "nothing to undo: this is your first decision" in screen
@@ -180,7 +180,7 @@ def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_gam
     # the first undo took back the bots' answers after the person's too
     assert len(first["decisions"]) > 1
     code, out = run("replay", str(log), "--quiet")
-    assert code == 0 and "2 undo(s) checked" in out, out
+    assert code == 0 and "2 undos checked" in out, out
 
 
 @pytest.mark.parametrize("how,stops", [("SIGTERM", {"terminate": 143}),
