@@ -11,7 +11,8 @@ players. An agent is named as `rules ladder` names one (`ismcts:simulations=50:h
 win share (a shared win counts its part) with Wilson's 95 % interval against the fair share 1 / players,
 and its ratio to it; CPU seconds each agent spends per game, games per CPU-minute for each agent (one seat's
 decisions), what a person waits per bot move (mean, 90th percentile and longest decision of more than one
-option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all.
+option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all, and
+holds the games played so far while the run goes on (`"partial": true`).
 """
 from __future__ import annotations
 
@@ -46,7 +47,15 @@ def main() -> None:
     lineups = tuple(tuple(args.agent if s == seat else args.against for s in range(players)) for seat in range(players))
     batch = Batch(args.game, players, args.games, args.seed, tuple(args.variant), lineups=lineups, timed=True)
     start = time.time()
-    records = run_batch(batch, args.workers, with_spec=True)
+    done: list = []
+
+    def partial(chunk: list) -> None:  # a long run keeps what it has (a bench stopped early still reports)
+        done.extend(chunk)
+        if args.json:
+            args.json.write_text(json.dumps({**summary(sorted(done, key=lambda r: r["index"]), args, time.time() - start),
+                                             "partial": True}, indent=1) + "\n")
+
+    records = run_batch(batch, args.workers, with_spec=True, on_records=partial)
     wall = time.time() - start
     out = summary(records, args, wall)
     print(json.dumps({k: v for k, v in out.items() if k != "records"}, indent=1))

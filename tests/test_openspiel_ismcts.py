@@ -86,6 +86,7 @@ def test_rules_play_with_an_ismcts_agent(capsys):
     ("simulations=0", "must be from 1 to 10000"),
     ("uct_c=nan", "must be from 0 to 100"),
     ("horizon=-1", "must be from 0 to 10000"),
+    ("puct=2", "must be from 0 to 1"),
 ])
 def test_bad_agent_args_are_usage_errors(arg, message, capsys):
     code = main(["play", "kings_bounty", "--agents", "ismcts", "--agent-arg", arg, "--quiet"])
@@ -123,3 +124,19 @@ def test_the_tree_key_tells_apart_exactly_what_the_information_string_does(name,
             assert by_string.setdefault(text, key) == key and by_key.setdefault((p, key), text) == text
             pairs += 1
     assert len(by_string) < pairs  # some branches met: the test compared equal states too
+
+
+def test_the_search_explores_as_the_evaluation_ranks_by_default():
+    """PUCT (the library's) by default: of two children equal so far, the one the evaluation ranks higher is
+    searched next, where UCT would toss a coin; `puct=0` gives plain UCT."""
+    from open_spiel.python.algorithms import ismcts
+    session = Session(load_compiled("kings_bounty"), 2, 3, start=False)
+    chosen = {}
+    for puct in (1, 0):
+        agent = make_agent("ismcts", 0, 3, {"puct": puct})
+        agent.attach(session)
+        node = ismcts.ISMCTSNode()
+        node.total_visits = 10
+        node.child_info = {0: ismcts.ChildInfo(5, 2.5, 0.1), 1: ismcts.ChildInfo(5, 2.5, 0.9)}
+        chosen[puct] = {agent.bot.select_action(node) for _ in range(40)}
+    assert chosen == {1: {1}, 0: {0, 1}}

@@ -217,6 +217,7 @@ AGENT_ARGS = {
     "horizon": (int, 30, 0, 10_000, "random decisions a rollout plays before the position is valued by the game's evaluation"),
     "prior_depth": (int, 2, 0, 100, "decisions deep from the root where options are ranked by the evaluation one move ahead"),
     "widening": (float, 2.0, 0.0, 100.0, "a ranked node of n visits has at most widening * sqrt(n + 1) children (0: all)"),
+    "puct": (int, 1, 0, 1, "1: children selected by PUCT, exploring as the evaluation's ranking says; 0: by UCT"),
 }
 
 
