@@ -28,7 +28,7 @@ def _require_openspiel():
 
 
 class ISMCTSAgent:
-    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 1, horizon: int = 30, prior_depth: int = 2, widening: float = 2.0, puct: int = 1):
+    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 4, horizon: int = 0, prior_depth: int = 2, widening: float = 1.0, puct: int = 1):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
