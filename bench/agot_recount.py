@@ -124,6 +124,8 @@ class Recount:
     # ------------------------------------------------------------ every decision
     def check(self, state, decision, seed: int, step: int) -> None:
         self.step = (seed, step)
+        if "Which House do you lead" in decision.source:
+            return  # setup, step 6: the table is laid out once every player has chosen a House
         gv = state.game_vars
         in_combat = gv.get("combat_area") is not None
         self.units_and_pools(state)
