@@ -305,6 +305,16 @@ def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Rep
                          doc.span(("report", "length", label, "calls")), did_you_mean(entry["calls"], procedures))
     for i, entry in enumerate(raw.get("ends") or ()):
         _check_condition(entry["when"], ("report", "ends", i, "when"), doc, checker, report)
+    in_score = raw.get("part_of_score") or {}
+    labels = list(raw.get("per_player") or {})
+    for i, label in enumerate(in_score.get("per_player") or ()):
+        if label not in labels:
+            report.error("REF-UNDEF", f"report: part_of_score: no per_player label '{label}'",
+                         doc.span(("report", "part_of_score", "per_player", i)), did_you_mean(label, labels))
+    for i, k in enumerate(in_score.get("kinds") or ()):
+        if k not in voc.kinds:
+            report.error("REF-UNDEF", f"report: part_of_score: no kind '{k}'",
+                         doc.span(("report", "part_of_score", "kinds", i)), did_you_mean(k, voc.kinds))
 
 
 def _check_condition(text: str, key: tuple, doc, checker: Checker, report: Report) -> None:

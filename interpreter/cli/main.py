@@ -95,10 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
     pl.add_argument("game", nargs="?", help="a folder name under content/ or a path to a game folder (default: the game marked play_by_default)")
-    pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    pl.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra), one with settings of its own as ismcts:simulations=50; one agent sits at every seat, several make the players (with --players N, the last repeats)")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
     pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
     sm.add_argument("--games", type=int, default=100)
-    sm.add_argument("--players", type=int)
+    sm.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     sm.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     sm.add_argument("--variant", action="append", default=[])
     sm.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -120,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
-    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; the last repeats")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; one agent sits at every seat, several make the players (with --players N, the last repeats)")
     sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
     sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
@@ -157,7 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--all", action="store_true", help="also modifiers whose condition did not hold")
     ex.add_argument("--why", metavar="EXPR", help="an expression of the rules (players are P1, P2, ...), e.g. 'final_strength(P1)': "
                     "its value and how it came about, part by part, with every modifier and its source")
-    ex.add_argument("--at", type=int, metavar="N", help="with --why: on the table after decision N (default: at the end of the log)")
+    ex.add_argument("--at", metavar="N[:STEP|:EVENT[#K]]", help="with --why: on the table after decision N (default: at the end of the "
+                    "log); N:STEP before that step of what follows decision N (--steps N lists them), N:EVENT as that "
+                    "procedure or event starts after decision N (its K-th call with #K), its parameters readable by EXPR")
+    ex.add_argument("--steps", type=int, metavar="N", help="list the steps of what follows decision N (0: the game's start), "
+                    "numbered as --at N:STEP takes them")
     ex.add_argument("--lang", help="the language of the names: en or ru (default as for play)")
     ex.set_defaults(handler=cmd_explain)
 
@@ -383,7 +387,7 @@ def _short(path: Path) -> str:
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
     from interpreter.agents.players import AGENT_KINDS, agent_spec, parse_agent_args
-    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    from interpreter.cli.play import game_ref as _game_ref, seat_agents, choose_language
     from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
@@ -394,10 +398,11 @@ def cmd_simulate(args) -> int:
                                           hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
     for k in kinds:
         agent_spec(k)  # settings of its own (ismcts:simulations=50), checked now
-    args.agent_kinds = tuple(kinds)
+    players, seats = seat_agents(game, args.players, kinds)
+    args.agent_kinds = tuple(seats)
     args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
     args.report_lang = choose_language(game, args.lang)
-    return simulate(args, game, _game_ref(args.game), _players(game, args.players))
+    return simulate(args, game, _game_ref(args.game), players)
 
 
 def cmd_ladder(args) -> int:
@@ -478,6 +483,8 @@ def cmd_explain(args) -> int:
     from interpreter.present.phrases import say
     from interpreter.runtime.gamelog import read_log, replay
     log = read_log(args.log)
+    if args.steps is not None:
+        return _explain_steps(args, log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
     try:
@@ -503,20 +510,13 @@ def cmd_explain(args) -> int:
 
 
 def _explain_why(args, log: dict, game, lang: str) -> int:
-    """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
-    from interpreter.present.why import Why, at_decision
-    from interpreter.runtime.gamelog import replay
-    if game is None:
-        outcome = replay(log, allow_changed=args.allow_changed_content)
-        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
-        return 1
-    session = at_decision(game, log, args.at, lang, args.allow_changed_content)
-    part = Why(session, lang).explain(args.why)
-    if args.json:
-        print(json.dumps({"decision": len(session.history), **part.to_json()}, ensure_ascii=False, indent=1))
-    else:
-        print("\n".join(part.lines()))
-    return 0
+    from interpreter.cli.why import explain_why
+    return explain_why(args, log, game, lang)
+
+
+def _explain_steps(args, log: dict) -> int:
+    from interpreter.cli.why import explain_steps
+    return explain_steps(args, log)
 
 
 # ---------------------------------------------------------------- scenarios and schemas

@@ -71,6 +71,24 @@ def seat_count(game, requested: int | None) -> int:
     return spec.get("default") or spec["min"]
 
 
+def seat_agents(game, requested: int | None, kinds: list, option: str = "--agents") -> tuple:
+    """(players, one agent kind per seat) from `--players` and `--agents`. One agent kind sits at every seat;
+    several name the seats in order: their number is the number of players unless `--players` says otherwise,
+    and then the last repeats over the seats they leave (never fewer seats than agents named)."""
+    if len(kinds) <= 1 or requested is not None:
+        players = seat_count(game, requested)
+        if len(kinds) > players:
+            raise DiagnosticError([Diagnostic("USAGE", f"{option} names {len(kinds)} agents for {players} players",
+                                              hint=f"name at most {players}, or give --players {len(kinds)}")])
+        return players, (kinds + [kinds[-1]] * players)[:players]
+    spec = game.content.manifest["players"]
+    if not spec["min"] <= len(kinds) <= spec["max"]:
+        raise DiagnosticError([Diagnostic("USAGE", f"{option} names {len(kinds)} agents: {game.content.id} is for {spec['min']} "
+                                          f"to {spec['max']} players", hint="name one agent per seat, or give --players N "
+                                          "(the last agent then sits at the seats left)")])
+    return len(kinds), list(kinds)
+
+
 def choose_language(game, asked: str | None) -> str:
     """--lang, else the environment's locale when the game is written in it, else the rule text's language."""
     languages = game.content.vocabulary.languages
@@ -101,15 +119,14 @@ def cmd_play(args) -> int:
         return _resume(args)
     args.game = args.game or default_game()
     game = load_compiled(args.game)
-    players = seat_count(game, args.players)
     agents = args.agents if args.agents is not None else DEFAULT_AGENTS
     kinds = [k.strip() for k in agents.split(",") if k.strip()]
     if not kinds or any(k not in AGENT_KINDS for k in kinds):
         raise DiagnosticError([Diagnostic("USAGE", f"--agents '{agents}': name an agent per seat", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
+    players, kinds = seat_agents(game, args.players, kinds)
     options = parse_agent_args(args.agent_arg)
     if args.log:
         check_log_path(args.log)
-    kinds = (kinds + [kinds[-1]] * players)[:players]
     seed = args.seed if args.seed is not None else DEFAULT_SEED
     return _play(args, game, game_ref(args.game), players, seed, tuple(args.variant), kinds, options,
                  choose_language(game, args.lang), args.log, [], [])
