@@ -180,7 +180,7 @@ def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_gam
     # the first undo took back the bots' answers after the person's too
     assert len(first["decisions"]) > 1
     code, out = run("replay", str(log), "--quiet")
-    assert code == 0 and "2 undo(s) checked" in out, out
+    assert code == 0 and "2 undos checked" in out, out
 
 
 @pytest.mark.parametrize("how,stops", [("SIGTERM", {"terminate": 143}),

@@ -124,7 +124,7 @@ class HumanAgent:
     def _decide(self, decision: Decision) -> int:
         self.last, self.recent = self.recent, []  # what happened since the last decision: on the screen and in `log`
         from interpreter.present.table import table_model
-        from interpreter.present.terminal import option_order, option_steps
+        from interpreter.present.terminal import by_value, option_order, option_steps
         from interpreter.present.words import Presenter, Shown
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
@@ -134,13 +134,17 @@ class HumanAgent:
         heading = pr.say("your decision", player=pr.player(decision.player, False))
         names = state.voc.table.steps if state is not None else ()
         steps = option_steps(decision, shown, order, names)
+        if shown.number is not None:  # a number in a range: typed, never listed
+            low, high = shown.number
+            asked = Shown(f"{shown.prompt} {pr.say('type a number', low=low, high=high)}", [], [], shown.secret)
+            return self._ask(pr, asked, 0, model, heading, numbers=(low, high))
         if steps is None:  # the options in the order a person reads them, copies of one component once (×N)
             place = {i: n for n, i in enumerate(order)}
             groups = sorted(((min(m, key=place.__getitem__), text, len(m)) for text, m in shown.groups),
                             key=lambda g: place[g[0]]) if shown.groups else [(i, shown.options[i], 1) for i in order]
             listed = Shown(shown.prompt, [shown.options[i] if n == 1 else f"{text} ×{n}" for i, text, n in groups],
                            [shown.keys[i] for i, _, _ in groups], shown.secret)
-            return groups[self._ask(pr, listed, len(groups), model, heading)][0]
+            return groups[self._ask(pr, listed, len(groups), model, heading, numbers=by_value(listed))][0]
         first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
                       shown.secret)
         while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
@@ -153,21 +157,23 @@ class HumanAgent:
             if picked is not None:
                 return step.options[picked]
 
-    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False) -> int | None:
+    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False, numbers=False) -> int | None:
         """One screen and the person's answer: the index of one of `shown`'s n options (listed in that order),
-        or None for `-` where `back` allows it."""
-        from interpreter.present.terminal import help_lines, screen, terminal_size, whole_table
+        or None for `-` where `back` allows it. `numbers`: True when the options are numbers, answered by the
+        number itself (never its place); (low, high) for a number typed in that range, answered by its index."""
+        from interpreter.present.terminal import asked_line, help_lines, number_in, screen, terminal_size, whole_table
         out = self.stdout
         order = list(range(n))
         page = 0
 
         def draw():
             if model is None:
-                lines = [heading, shown.prompt + ":"] + [f"  [{i}] {shown.options[i]}" for i in order]
+                lines = [heading, asked_line(shown.prompt)] + [f"  {shown.options[i]}" if numbers else f"  [{i}] {shown.options[i]}"
+                                                          for i in order]
                 return lines, 1
             rows, columns = terminal_size(out)  # read again at each drawing: the terminal may have been resized
             # the blank line before the screen, the prompt after it and the step-back line are the agent's
-            return screen(model, pr, shown, order, self.last, heading, page, rows - 2 - back, columns)
+            return screen(model, pr, shown, order, self.last, heading, page, rows - 2 - back, columns, by_value=bool(numbers))
 
         def show():
             lines, count = draw()
@@ -218,9 +224,19 @@ class HumanAgent:
                     continue
                 out.write(pr.say("undone") + "\n")
                 raise Undo(pr.viewer if pr.viewer is not None else 0)
-            if text.isdigit() and int(text) < n:
+            typed = number_in(text)
+            if isinstance(numbers, tuple):
+                if typed is not None and numbers[0] <= typed <= numbers[1]:
+                    return typed - numbers[0]
+                out.write(pr.say("not legal") + "\n")
+                continue
+            if numbers:  # the options are numbers: the one typed
+                found = [i for i in order if typed is not None and number_in(shown.options[i]) == typed]
+                if len(found) == 1:
+                    return found[0]
+            elif text.isdigit() and int(text) < n:
                 return int(text)
-            matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
+            matches = [] if numbers else [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
                 return matches[0]
             out.write(pr.say("not legal") + "\n")

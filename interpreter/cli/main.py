@@ -19,6 +19,8 @@ from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 # Each command imports the rest of what it runs in its own function: a cold `rules validate` (which an editor
 # or CI runs often) then loads neither the players, the presentation nor the scenarios.
@@ -261,12 +263,9 @@ def cmd_serve(args) -> int:
                                         hint="--db FILE names another")]) from None
     except OSError as err:  # its folder could not be made
         raise DiagnosticError([io_error("open the games database", str(db), err, hint="--db FILE names another")]) from None
-    from interpreter.runtime.games import load_compiled
-    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
-        try:
-            load_compiled(ref)
-        except DiagnosticError:
-            pass  # the lobby shows what is wrong with it
+    for key, problems in app.state.rooms.invalid.items():  # (each game was validated and compiled as the app was made)
+        print(f"rules serve: {key} does not validate; the lobby lists it with these errors:", file=sys.stderr)
+        print("\n".join(d.render() for d in problems), file=sys.stderr, flush=True)
     gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
                             ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
@@ -340,9 +339,9 @@ def cmd_validate(args) -> int:
         if not args.json:
             for text in rendered(diags):
                 print(text)
-            status = f"{errors} error(s)" if errors else "ok"
+            status = plural("en", errors, ("# error", "# errors")) if errors else "ok"
             if len(diags) > errors:
-                status += f", {len(diags) - errors} warning(s)"
+                status += ", " + plural("en", len(diags) - errors, ("# warning", "# warnings"))
             print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if errors else sys.stdout)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
@@ -375,10 +374,7 @@ def _clip(text: str, width: int = 120) -> str:
 
 
 def _short(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return shown_path(path)  # as the diagnostics name its files
 
 
 # ---------------------------------------------------------------- play: interpreter/cli/play.py
@@ -418,7 +414,7 @@ def cmd_replay(args) -> int:
     from interpreter.cli.play import Output as _Output, choose_language
     from interpreter.present.phrases import say
     from interpreter.present.words import telling
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
     viewer = None
     if args.viewer:
@@ -427,7 +423,7 @@ def cmd_replay(args) -> int:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
     try:
-        lang = choose_language(load_compiled(log["game"]), args.lang)
+        lang = choose_language(game_of(log), args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: `replay` says why
         lang = args.lang or "en"
 
@@ -456,9 +452,10 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
     player's choice. Stops quietly where the replay would not go on; `replay` says why."""
     from interpreter.present.phrases import say
     from interpreter.present.words import shown_to, telling
+    from interpreter.runtime.gamelog import game_of
     from interpreter.runtime.session import Session
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         if game.content.content_hash != log["content_hash"] and not allow_changed:
             return
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=telling(tell), start=False,
@@ -479,31 +476,34 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     from interpreter.cli.play import choose_language
-    from interpreter.present.explain import entries_in_words, entry_lines
+    from interpreter.present.explain import chance_in_words, entries_in_words, entry_lines
     from interpreter.present.phrases import say
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
     if args.steps is not None:
         return _explain_steps(args, log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         lang = choose_language(game, args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: the replay says why
         game, lang = None, args.lang or "en"
     if args.why is not None:
         return _explain_why(args, log, game, lang)
     outcome = replay(log, trace=True, allow_changed=args.allow_changed_content, lang=lang)
-    entries = [e for e in entries_in_words(outcome.session.rt.trace or [], outcome.session.state, lang, args.all)
+    state = outcome.session.state
+    found = entries_in_words(outcome.session.rt.trace or [], state, lang, args.all)
+    drawn = chance_in_words(state.chance.record if state.chance is not None else [], state, lang)
+    entries = [e for e in sorted(drawn + found, key=lambda e: e["decision"])  # (stable: a draw before what follows it)
                if (args.decision is None or e["decision"] == args.decision) and (args.event is None or e["event_id"] == args.event)]
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not entries:
-            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
         for entry in entries:
             print("\n".join(entry_lines(entry, lang)))
+        if not any(e["kind"] != "chance" for e in entries):  # (the draws, if any, are told all the same)
+            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1
@@ -532,9 +532,10 @@ def cmd_test(args) -> int:
         from interpreter.scenarios.coverage import report_run
         return report_run(files, run_scenario, args.coverage or bool(args.listing), args.listing, args.json)
     failed = 0
+    seen: set = set()  # the games' own errors, printed once in a run however many scenarios meet them
     for path in files:
         outcome = run_scenario(path)
-        print(outcome.render())
+        print(outcome.render(seen))
         failed += not outcome.ok
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0

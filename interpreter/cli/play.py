@@ -22,7 +22,7 @@ from dsl.translations import text_in
 from interpreter.agents.match import Match
 from interpreter.agents.players import AGENT_KINDS, InputEnded, parse_agent_args
 from interpreter.present.phrases import say
-from interpreter.runtime.gamelog import check_log_path, check_undone, read_log, write_log
+from interpreter.runtime.gamelog import check_log_path, check_undone, game_of, read_log, write_log
 from interpreter.runtime.games import CONTENT_DIRS, default_game, load_compiled, locate
 from interpreter.runtime.session import Session
 
@@ -143,13 +143,7 @@ def _resume(args) -> int:
                                           hint="the log names the game, its seats, seed and variants")])
     path = args.resume
     log = read_log(path)
-    try:
-        game = load_compiled(log["game"])
-    except DiagnosticError as err:
-        if any(d.code != "USAGE" for d in err.diagnostics):
-            raise
-        raise DiagnosticError([Diagnostic("LOG-GAME", f"{path}: the log does not fit its game: {d.message}", None, d.hint)
-                               for d in err.diagnostics]) from None
+    game = game_of(log)  # by its folder or its name, from any working directory
     if game.content.content_hash != log["content_hash"]:
         raise DiagnosticError([Diagnostic("LOG-MISMATCH", f"{path}: the content of {log['game']} changed since the log was written "
                                           f"(content hash {log['content_hash']}, now {game.content.content_hash})", None,

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dsl.paths import real_path
+
 from dsl import ast
 from dsl.loader import GameContent, entity_ids_of
 from dsl.types import BUILTINS, CONSTANTS
@@ -96,8 +98,8 @@ class GameIndex:
 
 
 def file_of(display: str) -> Path:
-    """The file a diagnostic's or a span's path names (relative to the working folder, as dsl shows it)."""
-    return (Path.cwd() / display).resolve()
+    """The file a diagnostic's or a span's path names (its path in its repository, as dsl shows it: dsl.paths)."""
+    return real_path(display)
 
 
 def game_files(root: Path, manifest: dict) -> dict:

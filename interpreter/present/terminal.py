@@ -103,6 +103,24 @@ def _shared_start(texts: list[str]) -> str:
     return start.rstrip(" :,") or texts[0]
 
 
+def asked_line(prompt: str) -> str:
+    """A question as the line before its options: a colon after it, unless it ends a sentence already (`?`)."""
+    return prompt if prompt.rstrip().endswith(("?", "!", ":")) else prompt + ":"
+
+
+def number_in(text: str) -> int | None:
+    """A whole number as typed (`12`, `-3`), else None."""
+    text = text.strip()
+    digits = text[1:] if text[:1] in "-+" else text
+    return int(text) if digits.isdigit() and len(digits) < 18 else None
+
+
+def by_value(shown: Shown) -> bool:
+    """Are the options numbers (`0`, `1`, ... `14`)? Then a typed number is an option's number itself, never
+    its place in the list: the options are listed without places, and the keys say so."""
+    return bool(shown.options) and shown.number is None and all(number_in(t) is not None for t in shown.options)
+
+
 def clip(text: str, width: int = COLUMNS) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -254,13 +272,13 @@ def lookup(model: TableModel, pr: Presenter, wanted: str) -> list[str]:
 
 
 def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], recent: list[str], heading: str,
-           page: int = 0, rows: int = ROWS, columns: int = COLUMNS) -> tuple[list[str], int]:
+           page: int = 0, rows: int = ROWS, columns: int = COLUMNS, by_value: bool = False) -> tuple[list[str], int]:
     """The lines of one decision's screen and the number of option pages, at most `rows` lines of `columns`.
     The options take what the table leaves, but the table keeps a third of the screen (at least MIN_TABLE
     lines) when it needs it; the table gives way (with a line saying `?` shows it whole) before the question
-    does."""
-    question = clip(shown.prompt + (pr.say("secretly") if shown.secret else "") + ":", columns)
-    footer = clip(pr.say("screen keys"), columns)
+    does. `by_value`: the options are numbers, answered by typing the number itself, so they are not numbered."""
+    question = clip(asked_line(shown.prompt + (pr.say("secretly") if shown.secret else "")), columns)
+    footer = clip(pr.say("screen keys by value" if by_value else "screen keys"), columns)
     budget = max(rows - 3, 4)  # the heading, the question and the keys take a line each
     sections = _sections(model, pr, shown, columns)
     need = len(recent) + (1 if recent else 0) + sum(len(lines) for _, lines in sections)
@@ -270,7 +288,7 @@ def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], rec
     pages = max(1, -(-len(order) // per_page))
     page = min(max(page, 0), pages - 1)
     listed = order[page * per_page:(page + 1) * per_page]
-    options = [clip(f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
+    options = [clip(f"  {shown.options[i]}" if by_value else f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
     if pages > 1:
         options.append(clip("  " + pr.say("more options", page=page + 1, pages=pages), columns))
     body = _fit(pr, recent, sections, budget - len(options), columns)
