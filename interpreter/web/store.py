@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl.limits import MAX_INT, MAX_PLAYERS
+from dsl.plurals import plural
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -221,7 +222,7 @@ class Store:
         error = _json(error, "error") if error is not None else None
         _check(error is None or isinstance(error, dict) and all(isinstance(error.get(k), str) for k in ("code", "message")),
                "its error is not a diagnostic")
-        _check([s for s, *_ in seats] == list(range(players)), f"it has {len(seats)} seat(s) stored for {players} players")
+        _check([s for s, *_ in seats] == list(range(players)), f"it has {plural('en', len(seats), ('# seat', '# seats'))} stored for {players} players")
         for seat, kind, token, ever in seats:
             _check(isinstance(kind, str) and isinstance(token, str) and token != "" and ever in (0, 1),
                    f"seat {seat + 1} is not a kind and a secret")
