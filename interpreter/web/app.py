@@ -1,7 +1,8 @@
-"""The web server's routes (Starlette): the lobby, a game's page, its websocket, and the JSON calls a page
-makes. A seat's secret token travels in the page address's #fragment (never sent in a request line, so
-never in an access log or a Referer), then in the websocket's first message and in each call's JSON body.
-Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+"""The web server's routes (Starlette): the lobby, a game's page, its websocket (interpreter.web.live), and
+the JSON calls a page makes. A seat's secret token travels in the page address's #fragment (never sent in a
+request line, so never in an access log or a Referer), then in the websocket's first message and in each
+call's JSON body. Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+No request plays a bot: the handlers hand the game to interpreter.web.bots once a change is committed.
 """
 from __future__ import annotations
 
@@ -17,16 +18,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from dsl.diagnostics import DiagnosticError
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
-from interpreter.web.rooms import MAX_PAGES, Refused, Rooms
+from interpreter.web.bots import Bots
+from interpreter.web.live import serve_page
+from interpreter.web.mine import your_games
+from interpreter.web.rooms import MAX_PACE, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
-MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 HERE = Path(__file__).resolve().parent
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -85,9 +88,22 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def make_app(db: Path | str, folders: list | None = None) -> Starlette:
+def _pace(text: str) -> float:
+    try:
+        pace = float(text) if text.strip() else 0.0
+    except ValueError:
+        raise Refused(422, "a bot's pause is a number of seconds") from None
+    if not 0 <= pace <= MAX_PACE:  # NaN too
+        raise Refused(422, f"a bot's pause is 0 to {MAX_PACE:g} seconds")
+    return pace
+
+
+def make_app(db: Path | str, folders: list | None = None, bot_tasks: int | None = None) -> Starlette:
+    """The server: its games in the SQLite file `db`, the lobby's games (content/ and `folders`), and at most
+    `bot_tasks` bots' decisions worked on at once (by default one per processor)."""
     store = Store(db)
     rooms = Rooms(store, folders)
+    bots = Bots(bot_tasks)
     env = pages.environment()
 
     async def lobby(request: Request):
@@ -105,8 +121,14 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
             raise Refused(422, "a seed is a whole number below 2147483648")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       int(seed) if seed else None, one("hotseat") == "1")
+                                       int(seed) if seed else None, one("hotseat") == "1", _pace(one("pace")))
+        bots.kick(room)  # the bots play in the background: the seats' links are shown at once
         return _html(pages.links(env, room, room.row.lang))
+
+    async def links_again(request: Request):
+        """The seats' links page asked again (Back, a reload): its links come from the address's #fragment."""
+        room = rooms.get(request.path_params["gid"])
+        return _html(pages.links(env, room, _lang(request), secrets=False))
 
     async def game_page(request: Request):
         room = rooms.get(request.path_params["gid"])
@@ -117,19 +139,42 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.answer, data.get("token"), data.get("decision"), data.get("option"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
 
     async def undo(request: Request):
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.undo, data.get("token"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
 
     async def seat_kind(request: Request):
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.set_kind, data.get("token"), data.get("kind"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
+
+    async def chat(request: Request):
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        await run_in_threadpool(room.say, data.get("token"), data.get("text"))
+        return _json({"ok": True})
+
+    async def rematch(request: Request):
+        """The game again (made once, whoever asks first); each seat's page then shows its own new link."""
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        new = await run_in_threadpool(rooms.rematch, room, data.get("token"))
+        bots.kick(new)
+        return _json({"ok": True, "game": new.id})
+
+    async def mine(request: Request):
+        """The lobby's "your games": the state of the seats whose tokens the browser holds, and of no other."""
+        data = await _json_body(request)
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
+        return _json({"games": your_games(rooms, data.get("seats"), lang)})
 
     async def view(request: Request):
         """The live view as JSON, for a page without a websocket (and for tests): a token's seat, else a spectator's."""
@@ -165,80 +210,7 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         return _download(room)
 
     async def socket(ws: WebSocket):
-        try:
-            room = rooms.get(ws.path_params["gid"])
-        except Refused:
-            await ws.close(code=4404)
-            return
-        await ws.accept()
-        try:
-            hello = await asyncio.wait_for(ws.receive_text(), 30)
-        except (asyncio.TimeoutError, WebSocketDisconnect):
-            await ws.close(code=4408)
-            return
-        if len(hello) > MAX_MESSAGE:
-            await ws.close(code=1009)
-            return
-        try:
-            data = json.loads(hello)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            await ws.close(code=4400)
-            return
-        tokens = data.get("tokens") if isinstance(data.get("tokens"), list) else []
-        held = []
-        unknown = False
-        for token in tokens[:16]:
-            seat = room.seat_of(token)
-            if seat is None:
-                unknown = True
-            elif seat not in held:
-                held.append(seat)
-        lang = data.get("lang") if data.get("lang") in LANGUAGES else room.row.lang
-        await ws.send_json({"type": "held", "seats": [room.seat_of(t) for t in tokens[:16]]})
-        if unknown:
-            await ws.send_json({"type": "notice", "key": "unknown link"})
-        changed = asyncio.Event()
-        loop = asyncio.get_running_loop()
-
-        def tell():
-            loop.call_soon_threadsafe(changed.set)
-        with room.lock:
-            full = len(room.listeners) >= MAX_PAGES
-            if not full:
-                room.listeners.append(tell)
-        if full:
-            await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
-            return
-        current, sent = (held[0] if held else None), None
-        receiving = asyncio.ensure_future(ws.receive_text())
-        try:
-            while True:
-                changed.clear()
-                decider = room.decider()
-                if decider in held:
-                    current = decider  # hot-seat: the page turns to the seat that decides now
-                key = (room.version, current)
-                if key != sent:
-                    sent = key
-                    await ws.send_json(await run_in_threadpool(pages.view, env, room, current, lang))
-                waiting = asyncio.ensure_future(changed.wait())
-                done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
-                if receiving in done:
-                    waiting.cancel()
-                    message = receiving.result()  # raises WebSocketDisconnect when the page leaves
-                    if len(message) > MAX_MESSAGE:
-                        await ws.close(code=1009)
-                        return
-                    receiving = asyncio.ensure_future(ws.receive_text())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            receiving.cancel()
-            with room.lock:
-                if tell in room.listeners:
-                    room.listeners.remove(tell)
+        await serve_page(ws, env, rooms)
 
     async def refused(request: Request, exc: Refused):
         return _json({"error": exc.message}, exc.status)
@@ -250,23 +222,32 @@ def make_app(db: Path | str, folders: list | None = None) -> Starlette:
         Route("/", lobby),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/new", new_game, methods=["POST"]),
+        Route("/api/mine", mine, methods=["POST"]),
         Route("/g/{gid}", game_page),
+        Route("/g/{gid}/links", links_again),
         Route("/g/{gid}/log.json", public_log),
         Route("/api/g/{gid}/answer", answer, methods=["POST"]),
         Route("/api/g/{gid}/undo", undo, methods=["POST"]),
         Route("/api/g/{gid}/seat", seat_kind, methods=["POST"]),
         Route("/api/g/{gid}/view", view, methods=["POST"]),
         Route("/api/g/{gid}/log", seat_log, methods=["POST"]),
+        Route("/api/g/{gid}/chat", chat, methods=["POST"]),
+        Route("/api/g/{gid}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/{gid}", socket),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(_app):
+        bots.start(asyncio.get_running_loop())
+        for room in list(rooms.rooms.values()):  # the games resumed: their bots play on where they were
+            bots.kick(room)
         yield
+        bots.stop()
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
                     max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store
+    app.state.bots = bots
     return app

@@ -20,6 +20,8 @@ from interpreter.present.words import Presenter, shown_to
 from interpreter.web.board import board, colour
 
 HERE = Path(__file__).resolve().parent
+MAX_LISTED = 200  # the lobby lists the games in play among the last ones made
+DEFAULT_PACE = 0.5  # seconds a bot waits before each decision, as the lobby proposes it
 
 
 def web_phrase(lang: str, key: str, **values) -> str:
@@ -29,7 +31,8 @@ def web_phrase(lang: str, key: str, **values) -> str:
 
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=False)  # the templates are read once: no stat() of each file at every page
     env.globals.update(t=web_phrase, say=say, colour=colour, zone_html=zone_html, edges_html=edges_html)
     return env
 
@@ -85,9 +88,10 @@ def lobby(env: Environment, rooms, lang: str) -> str:
         spec = content.manifest["players"]
         games.append({"key": key, "name": game_name(game, lang), "error": None, "min": spec["min"], "max": spec["max"],
                       "default": spec.get("default") or spec["min"], "languages": content.vocabulary.languages,
-                      "variants": [(v, content.translations.word(lang, v)) for v in content.vocabulary.variants]})
+                      "variants": [(v, content.translations.word(lang, v)) for v in content.vocabulary.variants],
+                      "pace": DEFAULT_PACE})
     running = [{"id": r.id, "name": game_name(r.game, lang), "status": r.status, "players": r.players}
-               for r in rooms.rooms.values()]
+               for r in list(rooms.rooms.values())[-MAX_LISTED:] if r.status == "playing"]
     return env.get_template("lobby.html").render(lang=lang, games=games, running=running, failed=rooms.failed,
                                                  kinds=_kinds())
 
@@ -97,11 +101,17 @@ def _kinds() -> list[str]:
     return list(KINDS)
 
 
-def links(env: Environment, room, lang: str) -> str:
-    seats = [{"player": say(lang, "player", n=i + 1), "kind": s.kind, "token": s.token} for i, s in enumerate(room.seats)]
-    persons = [s.token for s in room.seats if s.kind == "person"]
-    return env.get_template("links.html").render(lang=lang, room=room, name=game_name(room.game, lang), seats=seats,
-                                                 hot=".".join(persons) if room.row.hotseat and persons else None)
+def links(env: Environment, room, lang: str, secrets: bool = True) -> str:
+    """The seats' links of a new game. Without `secrets` (the page asked again, by its address): the same page,
+    its links made by its script from the #fragment the first one left in the browser's history."""
+    seats = [{"player": say(lang, "player", n=i + 1), "kind": s.kind, "token": s.token if secrets else ""}
+             for i, s in enumerate(room.seats)]
+    persons = [s.token for s in room.seats if s.kind == "person"] if secrets else []
+    return env.get_template("links.html").render(
+        lang=lang, room=room, name=game_name(room.game, lang), seats=seats, secrets=secrets,
+        hot=".".join(persons) if room.row.hotseat and persons else None,
+        hotseat=room.row.hotseat and any(s.kind == "person" for s in room.seats),
+        everything=".".join(s.token for s in room.seats) if secrets else "")
 
 
 def game_page(env: Environment, room, lang: str) -> str:
@@ -140,7 +150,8 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
                     "decision": len(session.history)}
     drawn = board(model, state.voc.table.board, chosen)
     last = room.last_of.get(viewer, -1) if viewer is not None else None
-    lines = [{"text": ln.text, "private": ln.private, "new": last is not None and ln.n > last}
+    told = lang if lang in room.languages else room.row.lang  # the page's language, whatever the game's
+    lines = [{"text": ln.texts[told], "private": ln.private, "new": last is not None and ln.n > last}
              for ln in reversed(room.lines.get(viewer, ()))]
     result = None
     if room.status == "finished":

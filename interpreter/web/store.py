@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS games (
     content_hash TEXT NOT NULL,
     status TEXT NOT NULL,        -- playing | finished | error
     error TEXT,                  -- JSON diagnostic when status is error
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    pace REAL NOT NULL DEFAULT 0,  -- seconds a bot waits before each of its decisions (0: none)
+    rematch TEXT                 -- the id of the game that replays this one (a rematch), once made
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -41,9 +43,20 @@ CREATE TABLE IF NOT EXISTS decisions (
     seat INTEGER,
     choice INTEGER NOT NULL,
     label TEXT NOT NULL,
+    bot INTEGER,                 -- 1: a bot answered it, 0: a person, NULL: stored before this was kept
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,          -- 0, 1, 2, ... in the order said
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,            -- when it was said (seconds since 1970)
     PRIMARY KEY (game_id, n)
 );
 """
+# columns added since the first version of the schema: a database made before them gets them when opened
+ADDED = (("games", "pace", "REAL NOT NULL DEFAULT 0"), ("games", "rematch", "TEXT"), ("decisions", "bot", "INTEGER"))
 
 
 @dataclass
@@ -61,6 +74,10 @@ class GameRow:
     seats: list = field(default_factory=list)  # [(kind, token)] by seat
     ever_person: list = field(default_factory=list)  # by seat: a person has held it
     decisions: list = field(default_factory=list)  # [(seat, choice, label)] in order
+    pace: float = 0.0  # seconds a bot waits before each of its decisions
+    rematch: str | None = None  # the game made as this one's rematch
+    bots: list = field(default_factory=list)  # by decision: True a bot answered it, False a person, None not known
+    chat: list = field(default_factory=list)  # [(seat, text, at)] in order
 
 
 def default_db() -> Path:
@@ -88,6 +105,9 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        for table, column, declared in ADDED:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
 
     def close(self) -> None:
         with self.lock:
@@ -105,21 +125,23 @@ class Store:
             self.db.execute("COMMIT")
 
     def create(self, row: GameRow) -> None:
-        writes = [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        self._write(self._creating(row))
+
+    @staticmethod
+    def _creating(row: GameRow) -> list:
+        writes = [("INSERT INTO games (id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
+                   "created, pace) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                    (row.id, row.game, row.players, row.seed, json.dumps(row.variants), row.lang, int(row.hotseat),
-                    row.content_hash, row.status, None, time.time()))]
+                    row.content_hash, row.status, None, time.time(), row.pace))]
         writes += [("INSERT INTO seats VALUES (?,?,?,?,?)", (row.id, seat, kind, token, int(kind == "person")))
                    for seat, (kind, token) in enumerate(row.seats)]
-        self._write(writes)
-
-    def add_decision(self, game_id: str, n: int, seat: int | None, choice: int, label: str) -> None:
-        """Committed before it returns; a decision number already stored raises sqlite3.IntegrityError."""
-        self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, n, seat, choice, label))])
+        return writes
 
     def save(self, game_id: str, rows: list, status: str, error: dict | None) -> None:
-        """Decisions [(n, seat, choice, label)] and the game's status, committed together; a decision number
-        already stored raises sqlite3.IntegrityError and nothing of it is written."""
-        self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, *row)) for row in rows] +
+        """Decisions [(n, seat, choice, label, bot)] and the game's status, committed together; a decision
+        number already stored raises sqlite3.IntegrityError and nothing of it is written."""
+        self._write([("INSERT INTO decisions (game_id, n, seat, choice, label, bot) VALUES (?,?,?,?,?,?)",
+                      (game_id, *row[:4], int(row[4]))) for row in rows] +
                     [("UPDATE games SET status=?, error=? WHERE id=?",
                       (status, json.dumps(error) if error is not None else None, game_id))])
 
@@ -136,24 +158,37 @@ class Store:
         self._write([("UPDATE seats SET kind=?, ever_person=MAX(ever_person, ?) WHERE game_id=? AND seat=?",
                       (kind, int(kind == "person"), game_id, seat))])
 
+    def rematch(self, old: GameRow, new: GameRow) -> None:
+        """The rematch made and named in the old game, in one transaction: a game has at most one."""
+        self._write([*self._creating(new), ("UPDATE games SET rematch=? WHERE id=? AND rematch IS NULL", (new.id, old.id))])
+
+    def say(self, game_id: str, n: int, seat: int, text: str, at: float) -> None:
+        """A chat message, committed before it is shown; a number already stored raises sqlite3.IntegrityError."""
+        self._write([("INSERT INTO chat VALUES (?,?,?,?,?)", (game_id, n, seat, text, at))])
+
     def games(self) -> list[GameRow]:
         with self.lock:
-            rows = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error "
-                                   "FROM games ORDER BY created").fetchall()
+            rows = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
+                                   "pace, rematch FROM games ORDER BY created").fetchall()
             seats = self.db.execute("SELECT game_id, seat, kind, token, ever_person FROM seats ORDER BY game_id, seat").fetchall()
-            decisions = self.db.execute("SELECT game_id, n, seat, choice, label FROM decisions ORDER BY game_id, n").fetchall()
+            decisions = self.db.execute("SELECT game_id, n, seat, choice, label, bot FROM decisions ORDER BY game_id, n").fetchall()
+            chat = self.db.execute("SELECT game_id, n, seat, text, at FROM chat ORDER BY game_id, n").fetchall()
         out = {}
-        for gid, game, players, seed, variants, lang, hot, chash, status, error in rows:
+        for gid, game, players, seed, variants, lang, hot, chash, status, error, pace, rematch in rows:
             out[gid] = GameRow(gid, game, players, seed, json.loads(variants), lang, bool(hot), chash, status,
-                               json.loads(error) if error else None)
+                               json.loads(error) if error else None, pace=float(pace or 0), rematch=rematch)
         for gid, _, kind, token, ever in seats:
             if gid in out:
                 out[gid].seats.append((kind, token))
                 out[gid].ever_person.append(bool(ever))
-        for gid, n, seat, choice, label in decisions:
+        for gid, n, seat, choice, label, bot in decisions:
             if gid in out:
                 assert n == len(out[gid].decisions), f"game {gid}: decision {n} stored out of order"
                 out[gid].decisions.append((seat, choice, label))
+                out[gid].bots.append(None if bot is None else bool(bot))
+        for gid, n, seat, text, at in chat:
+            if gid in out and n == len(out[gid].chat):
+                out[gid].chat.append((seat, text, at))
         return list(out.values())
 
     def decision_count(self, game_id: str) -> int:

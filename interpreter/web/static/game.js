@@ -1,45 +1,25 @@
-// A game page: holds the seats whose secret tokens are in the address's #fragment (one seat, several on a
-// hot-seat device, or none for a spectator), receives its view over a websocket and sends answers as JSON.
-// Everything shown comes as HTML the server escaped; nothing from the game is inserted as markup here.
+// A game page's drawing: the view the server rendered (escaped HTML, in parts: interpreter/web/live.py) put on
+// the page, the options' buttons, clicks on the map's areas and on components, and hot-seat's "pass the
+// device" screen. The transport is static/connection.js; nothing from the game is inserted as markup here
+// except the server's escaped HTML.
+import { answer, heldSeats } from "./connection.js";
+
 const main = document.getElementById("view");
-const gid = main.dataset.game;
-const lang = main.dataset.lang;
-const tokens = location.hash.slice(1).split(".").filter(Boolean);
-const noticeBox = document.getElementById("notice");
 const pass = document.getElementById("pass");
-let seats = [];          // seats[i]: the seat of tokens[i] (null: not a seat of this game)
 let current = null;      // the view on screen
 let shownSeat;           // whose view is on screen
 let waiting = null;      // a view held back behind the "pass the device" screen
+let whole = true;        // the page's parts are not the view's (first view, after a pass): put them all
 
-function tokenOf(seat) {
-  const i = seats.indexOf(seat);
-  return i >= 0 ? tokens[i] : null;
-}
-
-function notice(text) {
-  noticeBox.textContent = text;
-}
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/${gid}`);
-  ws.onopen = () => ws.send(JSON.stringify({ tokens, lang }));
-  ws.onmessage = (event) => {
-    const m = JSON.parse(event.data);
-    if (m.type === "held") seats = m.seats;
-    else if (m.type === "notice") notice(main.dataset.unknown);
-    else if (m.type === "view") show(m);
-  };
-  ws.onclose = (event) => { if (event.code < 4000) setTimeout(connect, 1000); };
-}
+document.addEventListener("rules:view", (event) => show(event.detail));
 
 function show(m) {
-  if (tokens.length > 1 && shownSeat !== undefined && m.seat !== shownSeat && m.deciding) {
+  if (heldSeats().length > 1 && shownSeat !== undefined && m.seat !== shownSeat && m.deciding) {
     // hot-seat: the next person's view waits until they have the device
     waiting = m;
     main.hidden = true;
     main.replaceChildren();  // the previous seat's view leaves the page, not only the screen
+    whole = true;
     document.getElementById("pass-text").textContent = main.dataset.pass.replace("{player}", m.player);
     document.getElementById("pass-ready").textContent = main.dataset.ready.replace("{player}", m.player);
     pass.hidden = false;
@@ -56,31 +36,38 @@ document.getElementById("pass-ready").addEventListener("click", () => {
 });
 
 function render(m) {
+  const seatChanged = current !== null && m.seat !== current.seat;
   current = m;
   shownSeat = m.seat;
-  main.innerHTML = m.html;  // the server's escaped HTML
+  if (whole || seatChanged || main.children.length !== m.parts.length) {
+    main.innerHTML = m.parts.join("\n");  // the server's escaped HTML
+  } else {
+    for (const i of m.changed) {
+      const box = document.createElement("template");
+      box.innerHTML = m.parts[i];
+      main.children[i].replaceWith(box.content);
+    }
+  }
+  whole = false;
   main.dataset.version = m.version;
   main.dataset.seat = m.seat === null ? "" : m.seat;
-  for (const b of main.querySelectorAll("button.opt")) b.addEventListener("click", () => answer(Number(b.dataset.option)));
-  for (const g of main.querySelectorAll("g.area.chosen")) {
-    g.addEventListener("click", () => pick("areas", g.dataset.area, g.querySelector(".aname").textContent));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter") g.dispatchEvent(new Event("click")); });
-  }
-  for (const it of main.querySelectorAll(".item.pickable")) {
-    it.addEventListener("click", () => pick("refs", it.dataset.ref, it.firstChild ? it.firstChild.textContent : ""));
-  }
-  const all = main.querySelector(".show-all");
-  if (all) all.addEventListener("click", () => filter(null));
-  bind("#undo", () => post("undo", {}));
-  bind("#to-bot", () => post("seat", { kind: "random" }));
-  bind("#to-person", () => post("seat", { kind: "person" }));
-  bind("#download", download);
 }
 
-function bind(selector, fn) {
-  const el = main.querySelector(selector);
-  if (el) el.addEventListener("click", fn);
-}
+// Clicks are read where they land in the view, whichever parts were replaced since.
+main.addEventListener("click", (event) => {
+  const button = event.target.closest("button.opt");
+  if (button) return choose(Number(button.dataset.option));
+  const area = event.target.closest("g.area.chosen");
+  if (area) return pick("areas", area.dataset.area, area.querySelector(".aname").textContent);
+  const item = event.target.closest(".item.pickable");
+  if (item) return pick("refs", item.dataset.ref, item.firstChild ? item.firstChild.textContent : "");
+  if (event.target.closest(".show-all")) filter(null);
+});
+
+main.addEventListener("keydown", (event) => {
+  const area = event.target.closest("g.area.chosen");
+  if (area && event.key === "Enter") area.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+});
 
 function filter(keep) {
   const box = main.querySelector(".filter");
@@ -91,46 +78,15 @@ function filter(keep) {
 // A click on an area of the map (or a component): the one option naming it is chosen; several are listed.
 function pick(kind, ref, name) {
   const named = [...main.querySelectorAll("button.opt")].filter((b) => b.dataset[kind].split(" ").includes(ref));
-  if (named.length === 1) return answer(Number(named[0].dataset.option));
+  if (named.length === 1) return choose(Number(named[0].dataset.option));
   if (named.length > 1) {
     filter(named);
     main.querySelector(".filter-text").textContent = main.dataset.optionsHere.replace("{area}", name);
   }
 }
 
-async function post(what, body) {
-  const seat = current ? current.seat : null;
-  const res = await fetch(`/api/g/${gid}/${what}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: tokenOf(seat), ...body }),
-  });
-  if (!res.ok) {
-    let reason = res.statusText;
-    try { reason = (await res.json()).error; } catch (e) { /* not JSON */ }
-    notice(main.dataset.refused.replace("{reason}", reason));
-  } else {
-    notice("");
-  }
-  return res;
-}
-
-function answer(option) {
+function choose(option) {
   if (!current || current.decision === null) return;
   for (const b of main.querySelectorAll("button.opt")) b.disabled = true;
-  return post("answer", { decision: current.decision, option });
+  return answer(current.seat, current.decision, option);
 }
-
-async function download() {
-  const res = await post("log", {});
-  if (!res.ok) return;
-  const name = (res.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(await res.blob());
-  a.download = name ? name[1] : "game-log.json";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
-
-connect();

@@ -1,0 +1,196 @@
+"""A game page's websocket: what the server pushes to a page, and how.
+
+The page's first message names the seats it holds (their secret tokens) and its language. The server
+answers `held` (the seat of each token), then pushes:
+
+- `view`: the game as the seat on screen reads it. Its HTML comes in parts, the top-level elements of the
+  seat page's view (templates/view.html): a part the page already has from this socket comes as null, so an
+  update carries what changed (the log and the status, often; the whole table only when it changed). With it,
+  what the page's own scripts need: whose turn it is, the options offered (their numbers), the game's status,
+  which actions the seat may take now (undo, hand-over, rematch) and, once a rematch is made, this seat's
+  own link to it (never another seat's).
+- `chat`: the chat's messages the page has not had yet.
+
+A view is rendered once per version of the game, reader and language, whatever the number of pages that
+show it, and never on the event loop.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from interpreter.present.phrases import LANGUAGES, say
+from interpreter.web import pages
+from interpreter.web.rooms import MAX_PAGES, Refused
+
+MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
+MAX_TOKENS = 16  # seats one page may hold (a hot-seat device)
+VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9:-]*)(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>", re.S)
+
+
+def parts_of(html: str) -> list[str]:
+    """The top-level elements of an HTML fragment, in order (text between them, such as white space, dropped)."""
+    out, depth, start = [], 0, None
+    for m in TAG.finditer(html):
+        closing, name, selfclosing = m.group(1), m.group(2), m.group(3)
+        if name is None:  # a comment
+            continue
+        if closing:
+            depth -= 1
+            if depth == 0 and start is not None:
+                out.append(html[start:m.end()])
+                start = None
+            continue
+        if depth == 0:
+            start = m.start()
+        if selfclosing or name.lower() in VOID:
+            if depth == 0:
+                out.append(html[start:m.end()])
+                start = None
+            continue
+        depth += 1
+    return out
+
+
+def seat_link(room, seat: int | None, lang: str) -> str:
+    """The address of a seat's page (None: a spectator's), its secret in the #fragment."""
+    base = f"/g/{room.id}?lang={lang}"
+    if seat is None:
+        return base
+    if room.row.hotseat and room.seats[seat].kind == "person":
+        return base + "#" + ".".join(s.token for s in room.seats if s.kind == "person")
+    return base + "#" + room.seats[seat].token
+
+
+def rendered(env, rooms, room, viewer: int | None, lang: str) -> dict:
+    """The view of `room` for `viewer` in `lang` at its current version: rendered once, then kept."""
+    with room.lock:
+        key = (viewer, lang)
+        hit = room.rendered.get(key)
+        if hit is not None and hit[0] == room.version:
+            return hit[1]
+        view = pages.view(env, room, viewer, lang)
+        view["parts"] = parts_of(view.pop("html"))
+        view.update(_extras(rooms, room, viewer, lang))
+        room.rendered[key] = (room.version, view)
+        return view
+
+
+def _extras(rooms, room, viewer: int | None, lang: str) -> dict:
+    """What the page's scripts need besides the drawing (rooms.Room's rules, read under its lock)."""
+    seat = room.seats[viewer] if viewer is not None else None
+    person = seat is not None and seat.kind == "person"
+    d = room.session.pending
+    extras = {
+        "status": room.status,
+        "name": pages.game_name(room.game, lang),
+        "options": list(range(len(d.values))) if d is not None and room.decider() == viewer and person else [],
+        "actions": {
+            "undo": person and room.can_undo(),
+            "to_bot": person and room.can_hand_over(),
+            "to_person": seat is not None and not person and room.can_hand_over(),
+            "download": room.status != "playing" or (viewer is not None and room.one_person()),
+            "rematch": seat is not None and room.status != "playing" and room.row.rematch is None,
+        },
+        "rematch": None,
+    }
+    if room.row.rematch is not None and room.row.rematch in rooms.rooms:
+        new = rooms.rooms[room.row.rematch]
+        extras["rematch"] = seat_link(new, viewer if seat is not None else None, lang)
+    return extras
+
+
+def chat_lines(room, start: int, lang: str) -> list[dict]:
+    with room.lock:
+        said = room.chat[start:]
+    return [{"n": start + i, "seat": s.seat, "player": say(lang, "player", n=s.seat + 1), "text": s.text, "at": s.at}
+            for i, s in enumerate(said)]
+
+
+async def serve_page(ws: WebSocket, env, rooms) -> None:
+    """One page's websocket, for as long as the page is open."""
+    try:
+        room = rooms.get(ws.path_params["gid"])
+    except Refused:
+        await ws.close(code=4404)
+        return
+    await ws.accept()
+    try:
+        hello = await asyncio.wait_for(ws.receive_text(), 30)
+    except (asyncio.TimeoutError, WebSocketDisconnect):
+        await ws.close(code=4408)
+        return
+    if len(hello) > MAX_MESSAGE:
+        await ws.close(code=1009)
+        return
+    try:
+        data = json.loads(hello)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        await ws.close(code=4400)
+        return
+    tokens = data.get("tokens") if isinstance(data.get("tokens"), list) else []
+    held, seats = [], [room.seat_of(t) for t in tokens[:MAX_TOKENS]]
+    for seat in seats:
+        if seat is not None and seat not in held:
+            held.append(seat)
+    lang = data.get("lang") if data.get("lang") in LANGUAGES else room.row.lang
+    await ws.send_json({"type": "held", "seats": seats})
+    if None in seats:
+        await ws.send_json({"type": "notice", "key": "unknown link"})
+    changed = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def tell():
+        loop.call_soon_threadsafe(changed.set)
+    with room.lock:
+        full = len(room.listeners) >= MAX_PAGES
+        if not full:
+            room.listeners.append(tell)
+    if full:
+        await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
+        return
+    current, sent, had, chatted = (held[0] if held else None), None, [], 0
+    receiving = asyncio.ensure_future(ws.receive_text())
+    try:
+        while True:
+            changed.clear()
+            decider = room.decider()
+            if decider in held:
+                current = decider  # hot-seat: the page turns to the seat that decides now
+            key = (room.version, current)
+            if key != sent:
+                sent = key
+                view = await run_in_threadpool(rendered, env, rooms, room, current, lang)
+                parts = view["parts"]
+                same = len(had) == len(parts)
+                message = {k: v for k, v in view.items() if k != "parts"}
+                message["parts"] = [None if same and p is had[i] or same and p == had[i] else p for i, p in enumerate(parts)]
+                had = parts
+                await ws.send_json(message)
+            if len(room.chat) > chatted:
+                lines = chat_lines(room, chatted, lang)
+                chatted += len(lines)
+                await ws.send_json({"type": "chat", "lines": lines})
+            waiting = asyncio.ensure_future(changed.wait())
+            done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                waiting.cancel()
+                message = receiving.result()  # raises WebSocketDisconnect when the page leaves
+                if len(message) > MAX_MESSAGE:
+                    await ws.close(code=1009)
+                    return
+                receiving = asyncio.ensure_future(ws.receive_text())
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        receiving.cancel()
+        with room.lock:
+            if tell in room.listeners:
+                room.listeners.remove(tell)
