@@ -44,3 +44,17 @@ def kb():
     """King's Bounty, loaded and compiled once."""
     from interpreter.runtime.games import load_compiled
     return load_compiled("kings_bounty")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Debian `chromium` (Playwright) for the whole session, for every browser test."""
+    import shutil
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed (Debian's package; .ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True)
+        yield b
+        b.close()
