@@ -167,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
     sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--bot-tasks", type=int, default=None, metavar="N",
+                    help="bots' decisions worked on at once, for all games together (default: one per processor)")
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
     sv.set_defaults(handler=cmd_serve)
     return p
@@ -198,6 +200,8 @@ def cmd_serve(args) -> int:
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    if args.bot_tasks is not None and not 1 <= args.bot_tasks <= 64:
+        raise DiagnosticError([Diagnostic("USAGE", f"--bot-tasks {args.bot_tasks}: from 1 to 64")])
     folders = [locate(g) for g in args.games]
     try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
         import socket
@@ -208,7 +212,7 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders)
+        app = make_app(db, folders, args.bot_tasks)
     except sqlite3.Error as err:
         raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
     from interpreter.runtime.games import load_compiled

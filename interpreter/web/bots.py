@@ -25,7 +25,7 @@ from types import SimpleNamespace
 from dsl.diagnostics import DiagnosticError
 
 LOG = logging.getLogger("rules.serve")
-STEP_BUDGET = 0.02  # seconds of random bots' answers in one step of a game without pace
+STEP_BUDGET = 0.05  # seconds of random bots' answers in one step of a game without pace
 FOLLOWED = 32  # games (seat by seat) a search worker keeps following
 
 

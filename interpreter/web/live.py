@@ -29,32 +29,50 @@ from interpreter.web.rooms import MAX_PAGES, Refused
 
 MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 MAX_TOKENS = 16  # seats one page may hold (a hot-seat device)
+MIN_GAP = 0.1  # seconds between two views sent to a page while bots play on (see serve_page)
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9:-]*)(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>", re.S)
+START = re.compile(r"<!--|<([A-Za-z][A-Za-z0-9:-]*)")
+_SAME: dict = {}  # tag name -> the pattern of its opening and closing tags
 
 
 def parts_of(html: str) -> list[str]:
-    """The top-level elements of an HTML fragment, in order (text between them, such as white space, dropped)."""
-    out, depth, start = [], 0, None
-    for m in TAG.finditer(html):
-        closing, name, selfclosing = m.group(1), m.group(2), m.group(3)
-        if name is None:  # a comment
+    """The top-level elements of an HTML fragment the server rendered (attribute values escaped: no `>` in
+    them), in order; text between them, such as white space, is dropped. Only the tags of the same name as a
+    top-level element are read inside it, which keeps this quick on a page of thousands of tags."""
+    out, i = [], 0
+    while True:
+        m = START.search(html, i)
+        if m is None:
+            return out
+        if m.group(1) is None:  # a comment
+            i = html.find("-->", m.end())
+            if i < 0:
+                return out
+            i += 3
             continue
-        if closing:
-            depth -= 1
-            if depth == 0 and start is not None:
-                out.append(html[start:m.end()])
-                start = None
+        name, start = m.group(1).lower(), m.start()
+        end = html.find(">", m.end()) + 1
+        if end == 0:
+            return out
+        if html[end - 2] == "/" or name in VOID:
+            out.append(html[start:end])
+            i = end
             continue
-        if depth == 0:
-            start = m.start()
-        if selfclosing or name.lower() in VOID:
-            if depth == 0:
-                out.append(html[start:m.end()])
-                start = None
-            continue
-        depth += 1
-    return out
+        same = _SAME.get(name)
+        if same is None:
+            same = _SAME[name] = re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])", re.I)
+        depth, i = 1, end
+        while depth:
+            t = same.search(html, i)
+            if t is None:  # never closed: the rest is this element
+                out.append(html[start:])
+                return out
+            i = html.find(">", t.end()) + 1 or len(html)
+            if t.group(1):
+                depth -= 1
+            elif html[i - 2] != "/":
+                depth += 1
+        out.append(html[start:i])
 
 
 def seat_link(room, seat: int | None, lang: str) -> str:
@@ -156,7 +174,7 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
     if full:
         await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
         return
-    current, sent, had, chatted = (held[0] if held else None), None, [], 0
+    current, sent, had, chatted, last = (held[0] if held else None), None, [], 0, -MIN_GAP
     receiving = asyncio.ensure_future(ws.receive_text())
     try:
         while True:
@@ -164,22 +182,27 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
             decider = room.decider()
             if decider in held:
                 current = decider  # hot-seat: the page turns to the seat that decides now
-            key = (room.version, current)
+            key, later = (room.version, current), None
             if key != sent:
-                sent = key
-                view = await run_in_threadpool(rendered, env, rooms, room, current, lang)
-                parts = view["parts"]
-                same = len(had) == len(parts)
-                message = {k: v for k, v in view.items() if k != "parts"}
-                message["parts"] = [None if same and p is had[i] or same and p == had[i] else p for i, p in enumerate(parts)]
-                had = parts
-                await ws.send_json(message)
+                # bots playing without pace change the game many times a second: a page gets their moves at
+                # most every MIN_GAP, but at once what asks it a question or ends the game
+                urgent = room.status != "playing" or (decider in held and room.seats[decider].kind == "person")
+                later = None if urgent else MIN_GAP - (loop.time() - last)
+                if later is None or later <= 0:
+                    sent, last, later = key, loop.time(), None
+                    view = await run_in_threadpool(rendered, env, rooms, room, current, lang)
+                    parts = view["parts"]
+                    same = len(had) == len(parts)
+                    message = {k: v for k, v in view.items() if k != "parts"}
+                    message["parts"] = [None if same and (p is had[i] or p == had[i]) else p for i, p in enumerate(parts)]
+                    had = parts
+                    await ws.send_json(message)
             if len(room.chat) > chatted:
                 lines = chat_lines(room, chatted, lang)
                 chatted += len(lines)
                 await ws.send_json({"type": "chat", "lines": lines})
             waiting = asyncio.ensure_future(changed.wait())
-            done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({receiving, waiting}, timeout=later, return_when=asyncio.FIRST_COMPLETED)
             if receiving in done:
                 waiting.cancel()
                 message = receiving.result()  # raises WebSocketDisconnect when the page leaves
@@ -187,6 +210,8 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
                     await ws.close(code=1009)
                     return
                 receiving = asyncio.ensure_future(ws.receive_text())
+            elif not done:
+                waiting.cancel()
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
