@@ -243,3 +243,32 @@ def test_a_database_of_the_first_schema_opens_and_its_games_resume(tmp_path):
     room = again.state.rooms.get(gid)
     assert len(room.session.history) == 1 and room.by_bot == [None] and room.row.pace == 0
     assert room.can_undo() is False  # two persons: as before
+
+
+def test_a_variants_components_show_only_when_it_is_on(server):
+    _, client = server
+    shown = {}
+    for variants in ([], ["tides_of_battle"]):
+        r = client.post("/new", data={**form("agot", ("person", "random", "random")), "variant": variants, "seed": "1"})
+        gid = gid_of(r.text)
+        token = re.search(r'class="seat-link" data-seat="0" href="[^"#]*#([A-Za-z0-9_-]+)"', r.text).group(1)
+        shown[bool(variants)] = "Tides of Battle deck" in view(client, gid, token)["html"]
+    assert shown == {False: False, True: True}
+
+
+def test_a_table_zone_shown_with_a_variant_names_one_of_the_game(tmp_path):
+    from dsl.diagnostics import Report
+    from dsl.table_spec import read_table_spec
+
+    class Voc:
+        zones, variables, kinds, attributes, variants = {"deck": 1}, {}, {}, {}, {"tides": "Tides"}
+
+    class Doc:
+        def span(self, path):
+            return None
+    report = Report()
+    spec = read_table_spec({"zones": {"deck": {"owner": "count", "others": "count", "variant": "tide"}}}, Doc(), Voc(), {}, report)
+    assert [d.code for d in report.diagnostics] == ["REF-UNDEF"] and "did you mean" in report.diagnostics[0].render().lower()
+    assert spec.zones["deck"].variant is None
+    ok = read_table_spec({"zones": {"deck": {"owner": "count", "others": "count", "variant": "tides"}}}, Doc(), Voc(), {}, Report())
+    assert ok.zones["deck"].variant == "tides" and ok.zones["deck"].owner == "count"

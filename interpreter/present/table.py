@@ -135,7 +135,7 @@ def _owner(zone: Zone) -> int | None:
 def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int = 0) -> ZoneView | None:
     show = spec.show(zone.name)
     mode = show.owner if viewer is not None and _owner(zone) == viewer else show.others
-    if mode == "none" or not zone.items:
+    if mode == "none" or not zone.items or (show.variant is not None and show.variant not in pr.state.variants):
         return None
     view = ZoneView(pr.zone(zone), zone.name, _owner(zone), len(zone.items), mode)
     if mode == "count":
