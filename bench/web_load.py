@@ -153,31 +153,42 @@ def percentiles(values: list) -> dict:
             "mean": round(statistics.mean(lat) * 1000, 1) if lat else None}
 
 
-def main_lobby(args) -> None:
+def served(args, load) -> tuple[dict, int, int]:
+    """`load(args, base)` run against a server of its own: its result, the decisions the server applied (bots'
+    included) and the games that finished."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.sqlite3"
         proc = start_server(port, db, args.bot_tasks)
         try:
-            out = asyncio.run(lobby_under_bots(args, f"http://127.0.0.1:{port}"))
+            out = asyncio.run(load(args, f"http://127.0.0.1:{port}"))
         finally:
             proc.terminate()
             proc.wait(10)
+            log = db.with_suffix(".log").read_text()
+            if log.strip():
+                print(log[-3000:], file=sys.stderr)
         import sqlite3
         with sqlite3.connect(db) as con:
             applied = con.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
             finished = con.execute("SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0]
+    return out, applied, finished
+
+
+def main_lobby(args) -> None:
+    out, applied, finished = served(args, lobby_under_bots)
     report = {"bots_games": args.lobby_bots, "game": args.game, "players": args.players, "bot": args.bot,
               "seconds": round(out["elapsed"], 2), "all_created_in_s": round(out["creating"], 2),
               "bot_decisions": applied, "games_finished": finished, "lobby_requests": len(out["latencies"]),
               "lobby_ms": percentiles(out["latencies"])}
-    if args.json:
-        print(json.dumps(report, indent=1))
-    else:
-        print(f"{args.lobby_bots} games of {args.players} {args.bot} bots ({args.game}) created at once in "
-              f"{report['all_created_in_s']} s; over {report['seconds']} s the bots made {applied} decisions "
-              f"({finished} games finished) and the lobby answered {len(out['latencies'])} times: "
-              f"p50 {report['lobby_ms']['p50']} ms, p99 {report['lobby_ms']['p99']} ms")
+    tell(args, report, f"{args.lobby_bots} games of {args.players} {args.bot} bots ({args.game}) created at once in "
+                       f"{report['all_created_in_s']} s; over {report['seconds']} s the bots made {applied} decisions "
+                       f"({finished} games finished) and the lobby answered {len(out['latencies'])} times: "
+                       f"p50 {report['lobby_ms']['p50']} ms, p99 {report['lobby_ms']['p99']} ms")
+
+
+def tell(args, report: dict, line: str) -> None:
+    print(json.dumps(report, indent=1) if args.json else line)
 
 
 def main() -> None:
@@ -200,21 +211,7 @@ def main() -> None:
     if args.lobby_bots:
         args.lobby_bots = min(args.lobby_bots, 200)
         return main_lobby(args)
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.sqlite3"
-        proc = start_server(port, db, args.bot_tasks)
-        try:
-            out = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        finally:
-            proc.terminate()
-            proc.wait(10)
-            log = db.with_suffix(".log").read_text()
-            if log.strip():
-                print(log[-3000:], file=sys.stderr)
-        import sqlite3
-        with sqlite3.connect(db) as con:  # every decision the server applied, bots' included
-            applied = con.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+    out, applied, _ = served(args, run)
     report = {
         "games": args.games, "game": args.game, "players": args.players, "seconds": round(out["elapsed"], 2),
         "games_finished": out["counts"]["games"], "decisions_applied": applied,
@@ -224,16 +221,13 @@ def main() -> None:
         "refused": out["counts"]["refused"], "transport_errors": out["counts"]["errors"],
         "latency_ms": percentiles(out["latencies"]),
     }
-    if args.json:
-        print(json.dumps(report, indent=1))
-    else:
-        print(f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering in "
-              f"~{args.think:g} s, bots) "
-              f"in {report['seconds']} s: {applied} decisions applied ({report['decisions_per_second']}/s), "
-              f"{report['person_decisions']} by the scripted persons ({report['person_decisions_per_second']}/s); "
-              f"answer -> page update p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms"
-              + (f"; {report['refused']} answers refused" if report["refused"] else "")
-              + (f"; {report['transport_errors']} connections lost" if report["transport_errors"] else ""))
+    tell(args, report, f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering "
+                       f"in ~{args.think:g} s, bots) "
+                       f"in {report['seconds']} s: {applied} decisions applied ({report['decisions_per_second']}/s), "
+                       f"{report['person_decisions']} by the scripted persons ({report['person_decisions_per_second']}/s); "
+                       f"answer -> page update p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms"
+                       + (f"; {report['refused']} answers refused" if report["refused"] else "")
+                       + (f"; {report['transport_errors']} connections lost" if report["transport_errors"] else ""))
 
 
 if __name__ == "__main__":

@@ -65,20 +65,28 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture
-def context(browser):
-    ctx = browser.new_context()
-    ctx.set_default_timeout(TIMEOUT)
-    yield ctx
-    ctx.close()
+def contexts(browser):
+    """Browser contexts made on demand, each with its own storage: one per person."""
+    made = []
+
+    def make():
+        made.append(browser.new_context())
+        made[-1].set_default_timeout(TIMEOUT)
+        return made[-1]
+    yield make
+    for ctx in made:
+        ctx.close()
 
 
 @pytest.fixture
-def other(browser):
+def context(contexts):
+    return contexts()
+
+
+@pytest.fixture
+def other(contexts):
     """A second browser (its own storage): another person."""
-    ctx = browser.new_context()
-    ctx.set_default_timeout(TIMEOUT)
-    yield ctx
-    ctx.close()
+    return contexts()
 
 
 def no_script(pg) -> list:
