@@ -162,8 +162,7 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     html = env.get_template("view.html").render(
         lang=lang, model=model, pr=pr, question=question, board=drawn, lines=lines, result=result, room=room,
         viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, pickable=pickable,
-        error=room.error, can_undo=viewer is not None and room.can_undo() and seat.kind == "person",
-        can_download=room.status != "playing" or (viewer is not None and room.one_person()))
+        error=room.error)  # what the seat may do besides answering: interpreter.web.live (templates/seat_tools.html)
     return {"type": "view", "version": room.version, "seat": viewer, "deciding": question is not None,
             "decision": question["decision"] if question else None, "html": html,
             "player": pr.player(viewer, False) if viewer is not None else None}
