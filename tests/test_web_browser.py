@@ -229,6 +229,7 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
     try:
         gid, links, _ = start_game(pages[0], base, "btwixt", 3, ["person", "person", "random"], seed=4)
         room = app.state.rooms.get(gid)
+        room.speak("ru")  # the log kept in both languages, as when a Russian page looks on: both are checked
         game = room.game
         messages = [game.content.translations.message(t) for t in player_texts(game.content.modules)]
         literals = set(_string_literals(game.content.modules))
@@ -247,6 +248,7 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
                     for lang, said in ln.texts.items():
                         found = leaks(state, i, [unwritten(said, written_in[lang])])
                         assert not found, f"the line {said!r} told P{i + 1} {found}"
+                    assert set(ln.texts) == {"en", "ru"}
                     lines_checked.append(ln.texts["en"])
         lines_checked: list = []
         room.session.rt.account = checked

@@ -213,6 +213,15 @@ def test_the_log_reads_in_the_pages_language_whatever_the_games(server):
     english, russian = log(view(client, gid, p1, "en")["html"]), log(view(client, gid, p1, "ru")["html"])
     assert english and len(english) == len(russian)
     assert not any(re.search("[а-яА-Я]", x) for x in english) and all(re.search("[а-яА-Я]", x) for x in russian)
+    room = app.state.rooms.get(gid)
+    told = len(room.lines[0])
+    for _ in range(3):  # lines told since a Russian page asked are kept in Russian too
+        v = view(client, gid, p1)
+        answer(client, gid, p1, v["decision"], int(re.search(r'data-option="(\d+)"', v["html"]).group(1)))
+        settle(app, gid)
+    english, russian = log(view(client, gid, p1, "en")["html"]), log(view(client, gid, p1, "ru")["html"])
+    assert len(room.lines[0]) > told and len(english) == len(russian) == len(room.lines[0])
+    assert not any(re.search("[а-яА-Я]", x) for x in english) and all(re.search("[а-яА-Я]", x) for x in russian)
 
 
 def test_an_update_carries_only_the_parts_that_changed():

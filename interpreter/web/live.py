@@ -87,6 +87,7 @@ def seat_link(room, seat: int | None, lang: str) -> str:
 
 def rendered(env, rooms, room, viewer: int | None, lang: str) -> dict:
     """The view of `room` for `viewer` in `lang` at its current version: rendered once, then kept."""
+    room.speak(lang)  # the log in the page's language: told again in it the first time a page asks (not under the lock)
     with room.lock:
         key = (viewer, lang)
         hit = room.rendered.get(key)

@@ -122,6 +122,7 @@ def game_page(env: Environment, room, lang: str) -> str:
 
 def view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     """The live part of a game page for `viewer` (None: a spectator): its HTML and what the script needs."""
+    room.speak(lang)  # the log in the page's language
     with room.lock:
         return _view(env, room, viewer, lang)
 
@@ -150,7 +151,7 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
                     "decision": len(session.history)}
     drawn = board(model, state.voc.table.board, chosen)
     last = room.last_of.get(viewer, -1) if viewer is not None else None
-    told = lang if lang in room.languages else room.row.lang  # the page's language, whatever the game's
+    told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
     lines = [{"text": ln.texts[told], "private": ln.private, "new": last is not None and ln.n > last}
              for ln in reversed(room.lines.get(viewer, ()))]
     result = None

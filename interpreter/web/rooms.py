@@ -93,6 +93,8 @@ class Room:
         self.id = row.id
         self.game = load_compiled(row.game)
         self.languages = tuple(self.game.content.vocabulary.languages)
+        # the languages the log lines are kept in: the game's, and each one a page has asked for (see `speak`)
+        self.told = {row.lang}
         ever = row.ever_person or [kind == "person" for kind, _ in row.seats]
         self.seats = [Seat(kind, token, ever_person=e) for (kind, token), e in zip(row.seats, ever)]
         self.lock = threading.RLock()
@@ -147,11 +149,43 @@ class Room:
 
     def _tell(self, to, text, state, _viewer) -> None:
         n = len(self.session.history) if getattr(self, "session", None) is not None else 0
-        for reader in ([to] if to is not None else [*range(self.players), None]):
+        for reader, texts in _worded(self.players, to, text, state, self.told):
             if reader in self.lines:
-                # in every language of the game now: the state it was told in is gone by the time a page asks
-                texts = {lang: line(state, text, reader, lang) for lang in self.languages}
                 self.lines[reader].append(Line(n, texts, to is not None))
+
+    def speak(self, lang: str) -> None:
+        """Keep the log in `lang` too (a page in another language than the game's, the first time one asks): the
+        lines told so far are told again in it by replaying the game aside, outside the lock, with the few
+        decisions answered meanwhile replayed under it; then every new line is told in it as well."""
+        while lang in self.languages and lang not in self.told:
+            with self.lock:
+                epoch, choices = self.epoch, list(self.session.history)
+            said: dict = {reader: [] for reader in self.lines}
+
+            def heard(to, text, state, _viewer):
+                for reader, texts in _worded(self.players, to, text, state, (lang,)):
+                    if reader in said:
+                        said[reader].append(texts[lang])
+            try:  # a game stopped by an error stops here at the same place: its lines up to it
+                aside = Session(self.game, self.players, self.row.seed, tuple(self.row.variants), account=heard,
+                                lang=self.row.lang)
+                for choice in choices:
+                    aside.answer(choice)
+            except (DiagnosticError, IllegalDecision):
+                aside = None
+            with self.lock:
+                if self.epoch != epoch:
+                    continue  # undone or resumed meanwhile: once more
+                try:
+                    for choice in self.session.history[len(choices):] if aside is not None else ():
+                        aside.answer(choice)
+                except (DiagnosticError, IllegalDecision):
+                    pass
+                for reader, lines in self.lines.items():
+                    kept = said[reader][len(said[reader]) - len(lines):] if lines else []
+                    for ln, text in zip(lines, kept):
+                        ln.texts[lang] = text
+                self.told.add(lang)
 
     def _answered(self, seat, bot) -> None:
         self.last_of[seat] = len(self.deciders)
@@ -395,6 +429,13 @@ class Room:
             elif self.session.pending is not None:
                 log["unfinished"] = {"reason": "saved"}  # written mid-game: `rules replay` checks it up to here
             return log
+
+
+def _worded(players: int, to, text, state, languages) -> list:
+    """A log line as each of its readers reads it (None: a spectator), in each of `languages`, now: the state it
+    is told in is gone by the time a page asks."""
+    return [(reader, {lang: line(state, text, reader, lang) for lang in languages})
+            for reader in ([to] if to is not None else [*range(players), None])]
 
 
 class Rooms:
