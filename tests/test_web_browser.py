@@ -217,6 +217,7 @@ def _texts_of(html_text: str, printed: list, logged: list) -> str:
 def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, browser):
     from tests.test_presentation import _describe, _string_literals, leaks, unwritten
     from interpreter.present.views import can_see
+    from tests.test_web_routes import settle
     from interpreter.present.words import card_text
     from dsl.translations import player_texts
     app, base = server
@@ -256,6 +257,9 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
             open_seat(pages[i], base, links[i])
         rng, checked = random.Random(4), 0
         while room.status == "playing":
+            settle(app, gid)  # the bot's answers (played in the background) are in
+            if room.status != "playing":
+                break
             for i, pg in enumerate(pages):  # both pages show the game as it is now
                 wait_at_least(pg, room.version)
             state = room.session.state

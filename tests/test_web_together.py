@@ -153,7 +153,7 @@ def test_chat_is_stored_bounded_and_for_the_seats_to_write(tmp_path):
         assert [line["text"] for line in chat["lines"]][:2] == ["<script>alert(1)</script> hello", "spam 0"]
         assert chat["lines"][0]["player"] == "P1" and not any(t in json.dumps(messages) for t in (p1, p2))
     again = make_app(db, [WEB_GAME])  # kept with the game
-    assert [s.text for s in again.state.rooms.get(gid).chat][0] == "<script>alert(1)</script> hello"
+    assert [s.text for s in again.state.rooms.get(gid).chat.said][0] == "<script>alert(1)</script> hello"
 
 
 def test_a_rematch_is_the_same_game_again_with_new_seats_and_each_seat_learns_only_its_own(server):

@@ -126,7 +126,7 @@ def _extras(rooms, room, viewer: int | None, lang: str) -> dict:
 
 def chat_lines(room, start: int, lang: str) -> list[dict]:
     with room.lock:
-        said = room.chat[start:]
+        said = room.chat.said[start:]
     return [{"n": start + i, "seat": s.seat, "player": say(lang, "player", n=s.seat + 1), "text": s.text, "at": s.at}
             for i, s in enumerate(said)]
 

@@ -23,6 +23,8 @@ from interpreter.present.words import line
 from interpreter.runtime.gamelog import make_log
 from interpreter.runtime.games import CONTENT_DIRS, known_games, load_compiled, locate
 from interpreter.runtime.session import Session
+from interpreter.web.chat import Chat, said_text
+from interpreter.web.refused import Refused
 from interpreter.web.store import GameRow, Store
 
 BOTS = ("random", "ismcts")
@@ -33,18 +35,6 @@ MAX_PAGES = 64  # pages open on one game at once (each holds a websocket and get
 MAX_ROOMS = 1000  # games held live at once; a server is for a table of friends, not for the world
 BOT_SIMULATIONS = 50  # the ismcts bots' search budget per decision on the server
 MAX_PACE = 10.0  # seconds a bot may be told to wait before each decision
-MAX_CHAT = 500  # characters of a chat message
-CHAT_RATE = (5, 10.0)  # at most 5 messages a seat in 10 seconds
-MAX_CHAT_LINES = 2000  # messages kept per game; past it the chat is closed
-
-
-class Refused(Exception):
-    """A request that cannot be applied, with its HTTP status; the game is left as it was."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass
@@ -59,14 +49,6 @@ class Line:
     n: int  # decisions answered when it was told
     texts: dict  # language -> the line in it, as this reader reads it
     private: bool  # told to this reader alone
-
-
-@dataclass
-class Said:
-    """A chat message: public by nature (every seat and spectator reads it), never read by a bot."""
-    seat: int
-    text: str
-    at: float
 
 
 @dataclass
@@ -106,8 +88,7 @@ class Room:
         self.status = row.status
         self.saved_status = row.status
         self.unsaved: list = []  # decisions applied, not yet committed: (n, seat, option, label, bot)
-        self.chat = [Said(*said) for said in row.chat]
-        self.said: dict = {}  # seat -> when its last messages were said (the chat's rate bound)
+        self.chat = Chat(row.chat)
         if self.status == "playing" and row.content_hash != self.game.content.content_hash:
             # its decisions may mean something else now: the game stops rather than play on wrongly
             self.status = "error"
@@ -389,29 +370,12 @@ class Room:
 
     def say(self, token, text) -> None:
         """A chat message from a seat (spectators read only), stored before anyone reads it."""
-        if not isinstance(text, str):
-            raise Refused(422, "a chat message is text")
-        text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-        if not text:
-            raise Refused(422, "the message is empty")
-        if len(text) > MAX_CHAT:
-            raise Refused(413, f"a chat message is at most {MAX_CHAT} characters")
+        text = said_text(text)
         with self.lock:
             seat = self.seat_of(token)
             if seat is None:
                 raise Refused(403, "only the seats of this game speak in its chat; spectators read it")
-            now = time.time()
-            recent = [t for t in self.said.get(seat, []) if now - t < CHAT_RATE[1]]
-            if len(recent) >= CHAT_RATE[0]:
-                raise Refused(429, "too many messages: wait a few seconds")
-            if len(self.chat) >= MAX_CHAT_LINES:
-                raise Refused(409, "this game's chat is full")
-            try:
-                self.store.say(self.id, len(self.chat), seat, text, now)
-            except sqlite3.Error:
-                raise Refused(503, "the games database cannot be written now; try again") from None
-            self.said[seat] = recent + [now]
-            self.chat.append(Said(seat, text, now))
+            self.chat.add(seat, text, lambda n, at: self.store.say(self.id, n, seat, text, at))
             self.changed()
 
     def changed(self) -> None:
