@@ -154,14 +154,17 @@ def percentiles(values: list) -> dict:
 
 
 def served(args, load) -> tuple[dict, int, int]:
-    """`load(args, base)` run against a server of its own: its result, the decisions the server applied (bots'
-    included) and the games that finished."""
+    """`load(args, base)` run against a server of its own: its result (with the processor time the server's own
+    process spent meanwhile in out["cpu"], its search workers' not counted), the decisions the server applied
+    (bots' included) and the games that finished."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.sqlite3"
         proc = start_server(port, db, args.bot_tasks)
         try:
+            before = cpu_of(proc.pid)
             out = asyncio.run(load(args, f"http://127.0.0.1:{port}"))
+            out["cpu"] = cpu_of(proc.pid) - before
         finally:
             proc.terminate()
             proc.wait(10)
@@ -175,12 +178,21 @@ def served(args, load) -> tuple[dict, int, int]:
     return out, applied, finished
 
 
+def cpu_of(pid: int) -> float:
+    """Seconds of processor time a process has spent (Linux's /proc; nan elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 def main_lobby(args) -> None:
     out, applied, finished = served(args, lobby_under_bots)
     report = {"bots_games": args.lobby_bots, "game": args.game, "players": args.players, "bot": args.bot,
               "seconds": round(out["elapsed"], 2), "all_created_in_s": round(out["creating"], 2),
               "bot_decisions": applied, "games_finished": finished, "lobby_requests": len(out["latencies"]),
-              "lobby_ms": percentiles(out["latencies"])}
+              "lobby_ms": percentiles(out["latencies"]), "server_cpu_s": round(out["cpu"], 2)}
     tell(args, report, f"{args.lobby_bots} games of {args.players} {args.bot} bots ({args.game}) created at once in "
                        f"{report['all_created_in_s']} s; over {report['seconds']} s the bots made {applied} decisions "
                        f"({finished} games finished) and the lobby answered {len(out['latencies'])} times: "
@@ -220,6 +232,10 @@ def main() -> None:
         "person_decisions_per_second": round(out["counts"]["person"] / out["elapsed"], 1),
         "refused": out["counts"]["refused"], "transport_errors": out["counts"]["errors"],
         "latency_ms": percentiles(out["latencies"]),
+        # the server's work per person's answer (with the bots' answers after it): steadier than the times on a
+        # machine shared with other work
+        "server_cpu_s": round(out["cpu"], 2),
+        "server_cpu_ms_per_person_decision": round(1000 * out["cpu"] / max(1, out["counts"]["person"]), 1),
     }
     tell(args, report, f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering "
                        f"in ~{args.think:g} s, bots) "
