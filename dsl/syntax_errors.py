@@ -21,6 +21,9 @@ def syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
     if line < 1:
         line, col = max(1, source.text.count("\n")), 1
     span = span_in(source, line, col)
+    unclosed = _unclosed_bracket(source, err, line, col)
+    if unclosed is not None:
+        return unclosed
     if isinstance(err, UnexpectedCharacters):
         return Diagnostic("DSL-SYNTAX", f"unexpected character {err.char!r}", span)
     if isinstance(err, UnexpectedToken):
@@ -41,6 +44,50 @@ def syntax_diagnostic(source: Source, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedEOF):
         return Diagnostic("DSL-SYNTAX", "unexpected end of text", span)
     return Diagnostic("DSL-SYNTAX", str(err).splitlines()[0], span)
+
+
+_SKIPPED = re.compile(r'"(?:\\.|[^"\\\n])*"?|#[^\n]*')  # strings and comments: their brackets do not count
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def _unclosed_bracket(source: Source, err: UnexpectedInput, line: int, col: int) -> Diagnostic | None:
+    """A bracket the text never closes, before the place the parser stopped: inside brackets lines go on, so
+    the parser stops a line or more later, or at the end; the slip is where the bracket opens."""
+    tok = getattr(err, "token", None)
+    at_end = isinstance(err, UnexpectedEOF) or getattr(tok, "type", None) in ("_DEDENT", "$END", "_NL")
+    text = source.text
+    stop = _offset(text, line, col)
+    open_at: list = []  # offsets of the brackets still open
+    masked = _SKIPPED.sub(lambda m: " " * len(m.group()), text)
+    for i, ch in enumerate(masked):
+        if ch in "([{":
+            open_at.append(i)
+        elif ch in _PAIRS and open_at and masked[open_at[-1]] == _PAIRS[ch]:
+            open_at.pop()
+    before = [i for i in open_at if i < stop]
+    if not before:
+        return None
+    i = before[-1]
+    b_line = text.count("\n", 0, i) + 1
+    if b_line == line and not at_end:
+        return None  # stopped on the bracket's own line: what the parser says is nearer the slip
+    b_col = i - (text.rfind("\n", 0, i) + 1) + 1
+    closer = {"(": ")", "[": "]", "{": "}"}[masked[i]]
+    where = span_in(source, b_line, b_col, b_line, b_col + 1)
+    hint = f"close it with '{closer}'"
+    if line != b_line:  # the file's own line number (rule text in a YAML file starts further down)
+        hint += f"; inside brackets a line goes on into the next, so the parser stopped only at line {span_in(source, line, col).line}"
+    return Diagnostic("DSL-SYNTAX", f"this '{masked[i]}' is never closed", where, hint)
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    start = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", start)
+        if nl < 0:
+            return len(text)
+        start = nl + 1
+    return min(start + col - 1, len(text))
 
 
 _CHOOSE_COUNT = re.compile(r"^\s*choose\s+(?!(?:by|ask|order|up|at|exactly)\b)")

@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, lsp.
+"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, fmt, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -160,7 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--emit-python", action="store_true", help="print the generated Python source")
     co.set_defaults(handler=cmd_compile)
 
-    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, completion and an outline. Needs the lsp extra (pygls).")
+    fm = sub.add_parser("fmt", help="format .rules files in the language's layout", description="Rewrite .rules files (or every .rules file in the folders named) in the language's one layout: indentation, spaces, blank lines; comments and strings kept. A file that does not parse is reported and left as it is. Exit 0 when done, 1 on errors (with --check: or when a file would change), 2 usage.")
+    fm.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or folders holding them; - formats standard input to standard output")
+    fm.add_argument("--check", action="store_true", help="change nothing: list the files that would change, exit 1 if any")
+    fm.set_defaults(handler=_cmd_fmt)
+
+    ls = sub.add_parser("lsp", help="a language server for editors (LSP over stdio)", description="Start a Language Server Protocol server on standard input and output, for .rules files and a game's YAML files: diagnostics as you type (those of `rules validate`), hover, go to definition, references, rename, quick fixes, formatting, completion, signature help, outline, workspace symbols, folding and semantic tokens. Needs the lsp extra (pygls).")
     ls.set_defaults(handler=cmd_lsp)
 
     sv = sub.add_parser("serve", help="play games in a web browser", description="Start a web server: a lobby of the games under content/ (and any game folder named), a page per seat, bots on the server, games stored in SQLite. Listens on 127.0.0.1 unless --host says otherwise.")
@@ -244,6 +249,11 @@ def cmd_compile(args) -> int:
         print(f"{game.content.id}: {len(game.procs)} procedures and events, {len(game.funcs)} functions, "
               f"{sum(len(h) for k in game.hooks.values() for h in k.values())} abilities; {lines} lines of Python")
     return 0
+
+
+def _cmd_fmt(args) -> int:
+    from interpreter.cli.fmt import cmd_fmt
+    return cmd_fmt(args)
 
 
 def _cmd_play(args) -> int:

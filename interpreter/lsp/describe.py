@@ -134,6 +134,9 @@ def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of:
         head = f"{name}: {CONSTANTS[name]}"
         body.append("a built-in value")
     out = [f"```rules\n{head}\n```"]
+    note = comment_of(ix, sym.decls[0]) if sym is not None and sym.decls else ""
+    if note:
+        out.append(note)
     out += body
     names = words(ix, name) if kind in ("zone", "variable", "attribute", "kind", "value") else []
     if names:
@@ -141,6 +144,51 @@ def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of:
     if declared:
         out.append(f"Declared in `{declared}`")
     return "\n\n".join(out)
+
+
+_SECTION = re.compile(r"^#\s*(?:[-=#*_~]{4,}|yaml-language-server:)")
+
+
+def comment_of(ix: GameIndex, place: Place) -> str:
+    """The comment the author wrote for a declaration: the comment lines right above it (up to a blank line,
+    a line of code or a section's rule `# ----`), and a comment ending its own line; escaped, one paragraph."""
+    text = ix.texts.get(place.path)
+    if text is None:
+        return ""
+    lines = text.split("\n")
+    if not 0 <= place.line < len(lines):
+        return ""
+    above = []
+    n = place.line - 1
+    while n >= 0:
+        line = lines[n].strip()
+        if not line.startswith("#") or _SECTION.match(line):
+            break
+        above.append(line.lstrip("#").strip())
+        n -= 1
+    own = lines[place.line]
+    hash_at = _trailing_comment(own)
+    if hash_at is not None:
+        above.insert(0, own[hash_at:].lstrip("#").strip())
+    words = " ".join(reversed([a for a in above if a]))
+    return escape(words) if words else ""
+
+
+def _trailing_comment(line: str) -> int | None:
+    """Where a comment starts after code on a line (a `#` outside quotes, after a space), or None."""
+    quote, i = "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            i += 2 if ch == "\\" else 1
+            quote = "" if ch == quote else quote
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch == "#" and i > 0 and line[i - 1] in " \t" and line[:i].strip():
+            return i
+        i += 1
+    return None
 
 
 def _declared_text(ix: GameIndex, path: tuple) -> list:

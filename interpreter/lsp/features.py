@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.types import BUILTINS, CONSTANTS
-from dsl.vocabulary import BASE_TYPES
+from dsl.vocabulary import BASE_TYPES, RECORD_FIELDS
 from interpreter.lsp.describe import card_function_line, describe, escape, signature_line
 from interpreter.lsp.index import GameIndex, Place, resolve
-from interpreter.lsp.scan import SIGNATURE_WORDS, Scan, is_yaml
+from interpreter.lsp.scan import SIGNATURE_WORDS, Scan, binds, is_yaml
 
 _GRAMMAR = Path(__file__).resolve().parents[2] / "dsl" / "grammar.lark"
 _RECORD_ID = re.compile(r"^[ \t]*-?[ \t]*id[ \t]*:[ \t]*['\"]?([A-Za-z0-9_]+)", re.MULTILINE)
@@ -220,25 +220,68 @@ def _signatures(ix: GameIndex, whats: tuple, sort: str) -> list:
     return out
 
 
-def _kind_at_hand(ix: GameIndex, s: Scan, path: Path, obj: int, decl) -> str | None:
-    """The kind of component `obj` names: `this` in a record's effect, or `x` where `x.kind == K` is written."""
+def _kinds_at_hand(ix: GameIndex, s: Scan, path: Path, obj: int, decl) -> frozenset | None:
+    """The kinds of component `obj` may be: `this` in a record's effect; where `x.kind == K` is written, K;
+    else what the rule text lets it hold (kinds.py), narrowed to the kinds having every attribute the
+    declaration reads on it. None when nothing tells."""
     t = s.tokens[obj]
-    if t.text == "this":
+    name, voc, tk = t.text, ix.voc, s.tokens
+    if name == "this":
         ids = [m.group(1) for m in _RECORD_ID.finditer(s.text, 0, t.offset)]
         rec = ix.record_of(ids[-1]) if ids else None
-        return rec.data.get("kind") if rec is not None else None
+        return frozenset({rec.data.get("kind")}) if rec is not None else None
+    flow = ix.kinds
     if decl is None:
+        var = voc.variables.get(name)
+        return flow.elements(flow.vars.get(name, frozenset())) or None if flow is not None and var is not None else None
+    last = min(decl.last, len(tk))
+    found = None
+    if flow is not None and name in decl.locals:
+        found = flow.local(path, tk[decl.first].line, name)
+        zone = bound_to_zone(ix, s, decl, name)
+        if found is None and zone is not None:
+            found = flow.zone(zone)  # a binding typed since the last analysis
+    elif flow is not None and name in voc.variables and voc.variables[name].scope == "game":
+        found = flow.elements(flow.vars.get(name, frozenset())) or None
+    if sum(1 for k in range(decl.first, last) if tk[k].text == name and binds(tk, k, decl.first)) > 1:
+        return found  # several names alike (one query's x, another's x): what is read on them tells nothing
+    tested = frozenset(tk[k + 4].text for k in range(decl.first, last - 4) if tk[k].text == name and tk[k + 1].text == "."
+                       and tk[k + 2].text == "kind" and tk[k + 3].text == "==" and tk[k + 4].text in voc.kinds)
+    if found is None and tested:
+        found = tested
+    read = {tk[k + 2].text for k in range(decl.first, last - 2) if k != obj and tk[k].text == name
+            and tk[k + 1].text == "." and tk[k + 2].text in voc.attributes and tk[k + 2].text not in RECORD_FIELDS}
+    if read:
+        having = frozenset(k for k, attrs in ix.kind_attributes.items() if read <= attrs)
+        if having:
+            found = having if found is None else (found & having or found)
+    return found
+
+
+_ELEMENT_OF = ("top", "bottom", "first", "random")
+
+
+def bound_to_zone(ix: GameIndex, s: Scan, decl, name: str) -> str | None:
+    """The zone a local is bound to a component of, as its binding reads (`for x in ZONE ...`, `let x =
+    top(ZONE ...)`, `let x = first(c in ZONE ...)`): for a binding the last analysis has not seen."""
+    tk, zones = s.tokens, ix.voc.zones
+    at = decl.locals.get(name)
+    if at is None or at + 2 >= len(tk) or tk[at + 1].text not in ("in", "="):
         return None
-    tk = s.tokens
-    for k in range(decl.first, min(decl.last, len(tk)) - 4):
-        if tk[k].text == t.text and tk[k + 1].text == "." and tk[k + 2].text == "kind" and tk[k + 3].text == "==":
-            if tk[k + 4].text in ix.voc.kinds:
-                return tk[k + 4].text
+    k = at + 2
+    if tk[k].text in zones:
+        return tk[k].text if tk[at + 1].text == "in" else None  # `let x = ZONE` is the zone, not a component
+    if tk[k].text in _ELEMENT_OF and k + 2 < len(tk) and tk[k + 1].text == "(":
+        if tk[k + 2].text in zones:
+            return tk[k + 2].text
+        if k + 4 < len(tk) and tk[k + 3].text == "in" and tk[k + 4].text in zones:
+            return tk[k + 4].text
     return None
 
 
 def _members(ix: GameIndex, s: Scan, path: Path, obj: int, decl) -> list:
-    """After `x.`: a player's variables, or a component's attributes, variables and functions."""
+    """After `x.`: a player's variables, or the attributes, variables and functions of x's kinds (of every
+    kind when they cannot be told)."""
     voc = ix.voc
     t = None
     if obj >= 0 and s.tokens[obj].kind == "name":
@@ -249,31 +292,35 @@ def _members(ix: GameIndex, s: Scan, path: Path, obj: int, decl) -> list:
             t = "player"
         elif decl is not None and name in decl.locals:
             t = local_type(ix, s, path, decl, name)
+            if t is None and bound_to_zone(ix, s, decl, name) is not None:
+                t = "entity"  # a component of a zone, though the analysis has not seen the binding yet
+            elif t is not None and t.startswith("list[") and s.tokens[decl.locals[name]].line == s.tokens[obj].line:
+                t = t[5:-1]  # `choose up to 2 x in C where x.a ...`: in its own line, x is each element
         elif name in voc.variables and voc.variables[name].scope == "game":
             t = voc.variables[name].type
         elif name in CONSTANTS:
             t = CONSTANTS[name]
+    kinds = _kinds_at_hand(ix, s, path, obj, decl) if obj >= 0 and t in (None, "any", "entity") else None
+    if kinds and t in (None, "any"):
+        t = "entity"  # it holds components
     out = []
     if t in (None, "any", "player"):
         out += [Item(n, "variable", f"{v.type}, one per player", sort="0")
                 for n, v in voc.variables.items() if v.scope == "player"]
-    if t in (None, "any", "entity"):
-        kind = _kind_at_hand(ix, s, path, obj, decl) if obj >= 0 else None
-        own = set(voc.kinds[kind].required) if kind in voc.kinds else set()
-        if kind is not None:
-            for rec in ix.content.records:
-                if rec.data.get("kind") == kind:
-                    own.update(a for a in rec.data if a in voc.attributes)
-        for n, at in voc.attributes.items():
-            out.append(Item(n, "attribute", f"{at}" + (f" (every {kind})" if n in own else ""),
-                            sort="0" if n in own else ("2" if kind is not None else "1")))
-        out += [Item(n, "attribute", "every record", sort="1") for n in ("id", "kind", "name")]
-        for n, v in voc.variables.items():
-            if v.scope == "entity" and (not v.kinds or kind is None or kind in v.kinds):
-                out.append(Item(n, "variable", f"{v.type}, one per component", sort="0"))
-        for (k, n) in ix.symbols:
-            if k == "cardfn":
-                out.append(Item(n, "cardfn", card_function_line(ix, n), sort="1"))
+    if t not in (None, "any", "entity"):
+        return out
+    shown = ", ".join(sorted(kinds)) if kinds else ""
+    own = set().union(*(ix.kind_attributes.get(k, set()) for k in kinds)) if kinds else set(voc.attributes)
+    for n, at in voc.attributes.items():
+        if n in own:
+            out.append(Item(n, "attribute", f"{at}" + (f" ({shown})" if shown else ""), sort="0" if kinds else "1"))
+    out += [Item(n, "attribute", "every record", sort="1") for n in ("id", "kind", "name")]
+    for n, v in voc.variables.items():
+        if v.scope == "entity" and (not v.kinds or not kinds or set(v.kinds) & kinds):
+            out.append(Item(n, "variable", f"{v.type}, one per component", sort="0"))
+    for (k, n) in ix.symbols:
+        if k == "cardfn" and (not kinds or n not in ix.card_kinds or ix.card_kinds[n] & kinds):
+            out.append(Item(n, "cardfn", card_function_line(ix, n), sort="1"))
     return out
 
 

@@ -32,6 +32,18 @@ class Place:
     end: int  # the end column, on the same line
 
 
+@dataclass(frozen=True)
+class Edit:
+    """A change of a file: the range (0-based lines, columns in code points) and the text that replaces it."""
+
+    path: Path
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    text: str
+
+
 @dataclass
 class Symbol:
     kind: str  # signature, cardfn, zone, variable, attribute, kind, enum, value, record, timing, builtin, constant
@@ -52,6 +64,12 @@ class GameIndex:
     local_types: dict = field(default_factory=dict)
     returns: dict = field(default_factory=dict)  # signature name -> the type it returns, as the checker found it
     params: dict = field(default_factory=dict)  # signature name -> [(name, type)] from the scan when the parser had none
+    # (path, 0-based line, column) of a member's name -> "variable" or "attribute", as the checker told a
+    # name that is both (KB's `points`: a player's score and a card's printed points) apart
+    members: dict = field(default_factory=dict)
+    kinds: object = None  # interpreter.lsp.kinds.KindFlow: the kinds each name may hold
+    card_kinds: dict = field(default_factory=dict)  # card function -> the kinds of the records that define it
+    kind_attributes: dict = field(default_factory=dict)  # kind -> the attributes its records have (or must have)
     files: dict = field(default_factory=dict)  # section (manifest, components, rules, translations) -> [path]
     manifest_doc: YamlDoc | None = None
 
@@ -97,6 +115,14 @@ def game_files(root: Path, manifest: dict) -> dict:
             except (OSError, ValueError):
                 continue
         out[section] = found
+    table = manifest.get("table") if isinstance(manifest.get("table"), dict) else {}
+    board = table.get("board") if isinstance(table.get("board"), dict) else {}
+    layout = board.get("layout")
+    out["layout"] = []
+    if isinstance(layout, str) and ".." not in Path(layout).parts and not Path(layout).is_absolute():
+        path = (base / layout).resolve()
+        if path.is_file() and path.is_relative_to(base):
+            out["layout"] = [path]  # where the map draws each area: its keys are record ids
     return out
 
 
@@ -121,7 +147,18 @@ def build_index(root: Path, content: GameContent, texts: dict, previous: GameInd
     _rule_symbols(ix, files)
     _record_symbols(ix)
     _types(ix)
+    for kind, spec in ix.voc.kinds.items():
+        ix.kind_attributes[kind] = {a for a in spec.required if a in ix.voc.attributes}
+    for rec in content.records:
+        if rec.data.get("kind") in ix.kind_attributes:
+            ix.kind_attributes[rec.data["kind"]].update(a for a in rec.data if a in ix.voc.attributes)
+    for module in content.modules:
+        rec = ix.record_of(module.owner) if module.owner else None
+        for decl in module.decls if rec is not None else ():
+            if isinstance(decl, ast.Function):
+                ix.card_kinds.setdefault(decl.name, set()).add(rec.data.get("kind"))
     if previous is not None:
+        ix.kinds = previous.kinds  # until the server works them out again for this analysis (kinds.py)
         for key, types in previous.local_types.items():
             ix.local_types.setdefault(key, types)
         for name, t in previous.returns.items():
@@ -243,13 +280,15 @@ def _record_symbols(ix: GameIndex) -> None:
 
 def _types(ix: GameIndex) -> None:
     """The type the checker gave each local, by declaration (hover and `x.` completion read them)."""
+    voc = ix.voc
+    ambiguous = frozenset(n for n, v in voc.variables.items() if v.scope != "game" and n in voc.attributes)
     for module in ix.content.modules:
         for decl in module.decls:
             types: dict = {}
             for p in getattr(decl, "params", None) or []:
                 if p.type:
                     types[p.name] = p.type
-            _walk_types(decl, types)
+            _walk_types(decl, types, ix, ambiguous)
             path = file_of(decl.span.path)
             ix.local_types[(path, decl.span.line - 1)] = types
             name = getattr(decl, "name", None) or getattr(decl, "event", None) or getattr(decl, "func", None)
@@ -264,7 +303,7 @@ _WORDS = {ast.Procedure: "procedure", ast.Function: "function", ast.EventDecl: "
           ast.Replacement: "instead", ast.Modifier: "modify"}
 
 
-def _walk_types(node, types: dict) -> None:
+def _walk_types(node, types: dict, ix: GameIndex | None = None, ambiguous: frozenset = frozenset()) -> None:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -272,6 +311,12 @@ def _walk_types(node, types: dict) -> None:
             t = getattr(n, "type", None)
             if t and (types.get(n.id) in (None, "any")):
                 types[n.id] = t
+        elif isinstance(n, (ast.Attr, ast.Of)) and n.name in ambiguous and getattr(n, "ref", None):
+            span = n.span
+            col = span.col - 1 if isinstance(n, ast.Of) else span.end_col - 1 - len(n.name)
+            if col >= 0:
+                what = "attribute" if n.ref[0] == "attr" else "variable"
+                ix.members[(file_of(span.path), span.line - 1, col)] = what
         stack.extend(ast.children(n))
 
 
@@ -296,7 +341,7 @@ def resolve(ix: GameIndex, s: Scan, i: int) -> tuple | None:
     if p == ".":
         if n == "(":
             return ("cardfn", name) if ("cardfn", name) in sym else None
-        return member_key(ix, name)
+        return member_key(ix, name, s, t)
     decl = s.decl_of(i)
     if p in SIGNATURE_WORDS or p in ("when", "modify", "until") or (p == "of" and pprev is not None and pprev.text == "instead"):
         if p == "function" and decl is not None and ("cardfn", name) in sym and ("signature", name) not in sym:
@@ -313,16 +358,20 @@ def resolve(ix: GameIndex, s: Scan, i: int) -> tuple | None:
             return ("signature", name)
         return ("builtin", name) if name in BUILTINS else None
     if n == "of" and ("zone", name) not in sym:
-        return member_key(ix, name)
+        return member_key(ix, name, s, t)
     for kind in ("zone", "variable", "kind", "value", "constant", "signature", "enum"):
         if (kind, name) in sym and (kind != "variable" or ix.voc.variables[name].scope == "game" or n == "of"):
             return (kind, name)
     return None
 
 
-def member_key(ix: GameIndex, name: str) -> tuple | None:
+def member_key(ix: GameIndex, name: str, s: Scan | None = None, t=None) -> tuple | None:
     """`x.name` or `name of x`: a player's or a component's variable, or a record's attribute."""
     var = ix.voc.variables.get(name)
+    if var is not None and var.scope != "game" and ("attribute", name) in ix.symbols and s is not None and s.path:
+        told = ix.members.get((Path(s.path).resolve(), t.line, t.col))  # both: as the checker told them apart
+        if told is not None:
+            return (told, name)
     if var is not None and var.scope != "game":
         return ("variable", name)
     if ("attribute", name) in ix.symbols:
@@ -345,6 +394,15 @@ def _yaml_refs(ix: GameIndex, files: dict) -> None:
     doc = ix.manifest_doc
     if doc is not None:
         _walk_manifest(ix, doc, doc.data, ())
+    for path in files.get("layout", []):
+        text = ix.texts.get(path)
+        ldoc = load_yaml(str(path), text)[0] if text is not None else None
+        areas = ldoc.data.get("areas") if ldoc is not None and isinstance(ldoc.data, dict) else None
+        for area in areas if isinstance(areas, dict) else ():
+            rec = ix.record_of(area) if isinstance(area, str) else None
+            place = key_place(ldoc, ("areas", area), area) if rec is not None else None
+            if place is not None:
+                ix.refs.setdefault(("record", rec.id), []).append(place)
     for path in files["translations"]:
         text = ix.texts.get(path)
         if text is None:
@@ -414,6 +472,8 @@ def _walk_manifest(ix: GameIndex, doc: YamlDoc, value, path: tuple) -> None:
         k = ("enum", name) if typed and ("enum", name) in ix.symbols else ix.key_of_bare(name)
         if path[:2] == ("vocabulary", "attributes") or path[-1:] == ("type",):
             k = ("enum", name) if ("enum", name) in ix.symbols else None
+        elif "required" in path or path[-1:] == ("initial_from",):  # a kind's required fields, a variable's source
+            k = ("attribute", name) if ("attribute", name) in ix.symbols else None
         place = value_place(doc, path) if k is not None else None
         if place is not None:
             ix.refs.setdefault(k, []).append(place)

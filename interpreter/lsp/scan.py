@@ -66,6 +66,7 @@ class Scan:
     tokens: list
     decls: list
     _lines: list = field(default_factory=list, repr=False)
+    path: str = ""  # the file scanned
 
     def offset(self, line: int, col: int) -> int:
         if not self._lines:
@@ -168,7 +169,7 @@ def scan(path: str, text: str) -> Scan:
     tokens: list = []
     for i, region in enumerate(regions):
         _tokenize(text, region.start, region.end, i, tokens, False)
-    s = Scan(text, regions, tokens, [])
+    s = Scan(text, regions, tokens, [], path=path)
     s.decls = _declarations(s)
     return s
 

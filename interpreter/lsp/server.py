@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic
 from dsl.loader import find_game_root, load_game
-from interpreter.lsp import features
+from interpreter.lsp import edits, features, signatures, structure
 from interpreter.lsp.index import GameIndex, Place, build_index, file_of
+from interpreter.lsp.kinds import KindFlow
 from interpreter.lsp.scan import Scan, scan
 
 DELAY = 0.3  # seconds without typing before a game is analysed again
@@ -37,7 +39,16 @@ _KINDS = {
     "timing": lsp.CompletionItemKind.EnumMember, "constant": lsp.CompletionItemKind.Constant,
 }
 _SYMBOLS = {"procedure": lsp.SymbolKind.Function, "function": lsp.SymbolKind.Function, "event": lsp.SymbolKind.Event,
-            "trigger": lsp.SymbolKind.Method, "record": lsp.SymbolKind.Object}
+            "trigger": lsp.SymbolKind.Method, "record": lsp.SymbolKind.Object, "cardfn": lsp.SymbolKind.Method,
+            "zone": lsp.SymbolKind.Namespace, "variable": lsp.SymbolKind.Variable, "attribute": lsp.SymbolKind.Field,
+            "kind": lsp.SymbolKind.Class, "enum": lsp.SymbolKind.Enum, "value": lsp.SymbolKind.EnumMember,
+            "timing": lsp.SymbolKind.EnumMember}
+
+
+class RequestFailed(JsonRpcException):
+    """LSP's RequestFailed: a valid request whose answer is no (a rename to a taken name); the editor shows why."""
+
+    CODE = -32803
 
 
 @dataclass
@@ -47,6 +58,7 @@ class Game:
     root: Path
     index: GameIndex | None = None
     published: set = field(default_factory=set)  # uris that now show diagnostics
+    diagnostics: dict = field(default_factory=dict)  # uri -> the dsl Diagnostics published for it (quick fixes read them)
     pending: asyncio.Task | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -58,6 +70,7 @@ class RulesServer(LanguageServer):
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # analyses one at a time, in order
         self.scans: dict = {}  # uri -> (version, Scan) of open documents
         self.analyses = 0
+        self.sharpening: asyncio.Future | None = None  # the kinds of the last analysis being worked out
 
     # ------------------------------------------------------------------ documents and games
     def game_of(self, uri: str) -> Game | None:
@@ -110,6 +123,8 @@ class RulesServer(LanguageServer):
         else:
             game.index = index
             self.publish(game, diagnostics)
+            # what kinds each name may hold, for completion after `x.`: after the diagnostics, not before them
+            self.sharpening = asyncio.ensure_future(self._kinds(index))
             # An analysis leaves about a million objects that live until the next one: out of the collector's
             # sight, a full collection no longer walks them all in the middle of a keystroke's completion
             # (they are freed by reference counting when the next analysis replaces them). Now and then the
@@ -121,6 +136,13 @@ class RulesServer(LanguageServer):
             gc.freeze()
         finally:
             game.done.set()  # whatever happened, requests waiting for an analysis go on
+
+    async def _kinds(self, index: GameIndex) -> None:
+        try:
+            index.kinds = await asyncio.get_running_loop().run_in_executor(self.worker, KindFlow, index.content)
+        except Exception as err:  # noqa: BLE001 - completion then lists every kind's attributes
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning,
+                                                         message=f"rules lsp: kinds not worked out: {err!r}"))
 
     async def ready(self, uri: str) -> tuple:
         """The document, its scan, its game and the game's last analysis (waiting for the first one)."""
@@ -136,14 +158,70 @@ class RulesServer(LanguageServer):
 
     def publish(self, game: Game, diagnostics: list) -> None:
         by_uri: dict = {}
+        kept: dict = {}
         manifest = from_fs_path(str(game.root / "game.yaml"))
         for d in diagnostics:
             path = file_of(d.span.path) if d.span is not None and d.span.path else None
-            uri = from_fs_path(str(path)) if path is not None and path.is_file() else manifest
-            by_uri.setdefault(uri, []).append(to_lsp(d, path is not None and path.is_file()))
+            placed = path is not None and path.is_file()
+            uri = from_fs_path(str(path)) if placed else manifest
+            by_uri.setdefault(uri, []).append(to_lsp(d, placed))
+            if placed:
+                kept.setdefault(uri, []).append(d)
         for uri in game.published | set(by_uri):
             self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=by_uri.get(uri, [])))
         game.published = set(by_uri)
+        game.diagnostics = kept
+
+    async def at(self, params, settled: bool = False) -> tuple | None:
+        """(the game's analysis, the file's scan, its path, the offset) of a request's position; None when
+        the file belongs to no game or the position to no place of it. `settled`: after the analysis of the
+        latest edits."""
+        doc, s, game, ix = await (self.settled if settled else self.ready)(params.text_document.uri)
+        offset = _offset(doc, s, params.position) if ix is not None else None
+        if offset is None:  # no game, or (harden's _offset) a position past the document
+            return None
+        return ix, s, Path(doc.path).resolve(), offset
+
+    async def settled(self, uri: str) -> tuple:
+        """As `ready`, after the analysis of the latest edits (a rename must see every name as it is now)."""
+        game = self.game_of(uri)
+        if game is not None and game.pending is not None and not game.pending.done():
+            await game.done.wait()
+        return await self.ready(uri)
+
+    def text_now(self, path: Path, ix: GameIndex | None = None) -> str | None:
+        """A file's text as the editor has it: its unsaved text when open, else the analysed one, else the disk's."""
+        doc = self.workspace.text_documents.get(from_fs_path(str(path)))
+        if doc is not None:
+            return doc.source
+        if ix is not None and path in ix.texts:
+            return ix.texts[path]
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def workspace_edit(self, changes: list, ix: GameIndex | None = None) -> lsp.WorkspaceEdit:
+        by_uri: dict = {}
+        lines: dict = {}
+        for e in changes:
+            if e.path not in lines:
+                lines[e.path] = (self.text_now(e.path, ix) or "").split("\n")
+            by_uri.setdefault(from_fs_path(str(e.path)), []).append(text_edit(e, lines[e.path]))
+        return lsp.WorkspaceEdit(changes=by_uri)
+
+    async def searched_games(self) -> list:
+        """The analysed games for a workspace-wide search; when none is yet, those under the workspace's folders."""
+        if not any(g.index is not None for g in self.games.values()):
+            roots = [f.uri for f in (self.workspace.folders or {}).values()] or \
+                ([from_fs_path(self.workspace.root_path)] if self.workspace.root_path else [])
+            for uri in roots:
+                for manifest in _manifests_under(Path(to_fs_path(uri) or ".")):
+                    game = self.game_of(from_fs_path(str(manifest)))
+                    if game is not None and game.index is None:
+                        self.schedule(game, 0)
+                        await game.done.wait()
+        return [g.index for g in self.games.values() if g.index is not None]
 
     def location(self, place: Place) -> lsp.Location:
         uri = from_fs_path(str(place.path))
@@ -171,11 +249,39 @@ def to_lsp(d: Diagnostic, placed: bool) -> lsp.Diagnostic:
     else:
         line, start, end = 0, 0, 1
     message = d.message if placed or d.span is None else f"{d.span}: {d.message}"
-    if d.hint:
-        message += f"\nhint: {d.hint}"
+    if d.hint:  # on the first line: an editor showing diagnostics inline shows that line only
+        message += f"; {d.hint}"
     severity = lsp.DiagnosticSeverity.Warning if d.severity == "warning" else lsp.DiagnosticSeverity.Error
     return lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line, start), end=lsp.Position(line, end)),
                           message=message, severity=severity, code=d.code, source="rules")
+
+
+def _manifests_under(folder: Path, depth: int = 3) -> list:
+    """game.yaml files in a folder and its sub-folders (content/GAME/game.yaml is two below a project)."""
+    found, level = [], [folder]
+    for _ in range(depth + 1):
+        nxt = []
+        for d in level:
+            if (d / "game.yaml").is_file():
+                found.append(d / "game.yaml")
+                continue
+            try:
+                nxt += [c for c in sorted(d.iterdir()) if c.is_dir() and not c.name.startswith(".")][:200]
+            except OSError:
+                continue
+        level = nxt
+    return found[:20]
+
+
+def utf16(line: str, col: int) -> int:
+    head = line[:col]
+    return len(head) if head.isascii() else len(head.encode("utf-16-le")) // 2
+
+
+def text_edit(e, lines: list) -> lsp.TextEdit:
+    def pos(line, col):
+        return lsp.Position(line, utf16(lines[line], col) if line < len(lines) else col)
+    return lsp.TextEdit(range=lsp.Range(start=pos(e.line, e.col), end=pos(e.end_line, e.end_col)), new_text=e.text)
 
 
 def _offset(doc, s: Scan, position: lsp.Position) -> int:
@@ -213,10 +319,8 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     async def hover(ls: RulesServer, params: lsp.HoverParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        found = features.hover(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        at = await ls.at(params)
+        found = features.hover(*at) if at is not None else None
         if found is None:
             return None
         text, place = found
@@ -225,27 +329,22 @@ def make_server() -> RulesServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
     async def definition(ls: RulesServer, params: lsp.DefinitionParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        places = features.definition(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        at = await ls.at(params)
+        places = features.definition(*at) if at is not None else []
         return [ls.location(p) for p in places] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     async def references(ls: RulesServer, params: lsp.ReferenceParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
-            return None
-        places = features.references(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position),
-                                     params.context.include_declaration)
+        at = await ls.at(params)
+        places = features.references(*at, params.context.include_declaration) if at is not None else []
         return [ls.location(p) for p in places] or None
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[".", "@"]))
     async def completion(ls: RulesServer, params: lsp.CompletionParams):
-        doc, s, game, ix = await ls.ready(params.text_document.uri)
-        if ix is None:
+        at = await ls.at(params)
+        if at is None:
             return None
-        items = features.completions(ix, s, Path(doc.path).resolve(), _offset(doc, s, params.position))
+        items = features.completions(*at)
         seen, out = set(), []
         for it in items:
             if it.label in seen:
@@ -262,6 +361,84 @@ def make_server() -> RulesServer:
         if s is None:
             return None
         return [_symbol(o) for o in features.outline(ix, s, Path(doc.path).resolve())]
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(ls: RulesServer, params: lsp.PrepareRenameParams):
+        at = await ls.at(params, settled=True)
+        if at is None:
+            return None
+        try:
+            _, place = edits.rename_target(*at)
+        except edits.Refused as err:
+            raise RequestFailed(str(err)) from None
+        return ls.location(place).range
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+    async def rename(ls: RulesServer, params: lsp.RenameParams):
+        at = await ls.at(params, settled=True)
+        if at is None:
+            return None
+        ix = at[0]
+        texts = {path: ls.text_now(path, ix) for path in ix.texts}
+        try:
+            changes = edits.rename(*at, params.new_name, texts)
+        except edits.Refused as err:
+            raise RequestFailed(str(err)) from None
+        return ls.workspace_edit(changes, ix)
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    async def code_action(ls: RulesServer, params: lsp.CodeActionParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if ix is None:
+            return None
+        first, last = params.range.start.line, params.range.end.line
+        wanted = [d for d in game.diagnostics.get(params.text_document.uri, []) if first <= d.span.line - 1 <= last]
+        out = []
+        for fix in edits.fixes(ix, s, Path(doc.path).resolve(), doc.source, wanted):
+            out.append(lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, is_preferred=fix.preferred or None,
+                                      diagnostics=[to_lsp(fix.diagnostic, True)], edit=ls.workspace_edit(fix.edits, ix)))
+        return out or None
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RulesServer, params: lsp.DocumentFormattingParams):
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        changes = edits.format_edits(Path(doc.path), doc.source)
+        if changes is None:
+            return None
+        lines = doc.source.split("\n")
+        return [text_edit(e, lines) for e in changes]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", ","]))
+    async def signature_help(ls: RulesServer, params: lsp.SignatureHelpParams):
+        at = await ls.at(params)
+        found = signatures.signature_help(*at) if at is not None else None
+        if found is None:
+            return None
+        sigs = [lsp.SignatureInformation(
+            label=sig.label, parameters=[lsp.ParameterInformation(label=(utf16(sig.label, a), utf16(sig.label, b))) for a, b in sig.params],
+            documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=sig.doc) if sig.doc else None)
+            for sig in found.signatures]
+        return lsp.SignatureHelp(signatures=sigs, active_signature=found.active, active_parameter=found.param)
+
+    @server.feature(lsp.WORKSPACE_SYMBOL)
+    async def workspace_symbol(ls: RulesServer, params: lsp.WorkspaceSymbolParams):
+        found = structure.workspace_symbols(await ls.searched_games(), params.query)
+        return [lsp.SymbolInformation(name=f.name, kind=_SYMBOLS.get(f.kind, lsp.SymbolKind.Variable), location=ls.location(f.place),
+                                      container_name=f.game) for f in found]
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(ls: RulesServer, params: lsp.FoldingRangeParams):
+        doc, s = ls.scan_of(params.text_document.uri)
+        return [lsp.FoldingRange(start_line=f.start, end_line=f.end, kind=lsp.FoldingRangeKind.Comment if f.comment else None)
+                for f in structure.folds(s, Path(doc.path))]
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                    lsp.SemanticTokensLegend(token_types=structure.TOKEN_TYPES, token_modifiers=structure.TOKEN_MODIFIERS))
+    async def semantic_tokens(ls: RulesServer, params: lsp.SemanticTokensParams):
+        doc, s, game, ix = await ls.ready(params.text_document.uri)
+        if s is None:
+            doc, s = ls.scan_of(params.text_document.uri)
+        return lsp.SemanticTokens(data=structure.semantic_tokens(ix, s, Path(doc.path).resolve()))
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: RulesServer, params):
