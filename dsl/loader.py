@@ -15,7 +15,7 @@ from dsl.inputs import decode, read_text
 from dsl.lint import lint
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
-from dsl.board_layout import read_layout
+from dsl.board_layout import check_board
 from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
 from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
@@ -176,8 +176,8 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     found = scan(content.modules)
     voc.table = read_table_spec(manifest.get("table"), doc, voc, {n: len(sig.params) for n, sig in checker.signatures.items()
                                                                   if sig.kind == "function"}, report, found.option_names)
-    if voc.table.board.get("layout") is not None:  # where each area is drawn (dsl.board_layout)
-        read_layout(root, voc.table.board["layout"], doc, voc, content.entity_ids, voc.table.board, report)
+    if voc.table.board:  # where and as what each area is drawn, and who neighbours whom (dsl.board_layout)
+        check_board(root, doc, voc, content.entity_ids, voc.table.board, report, _display)
     functions = {n for n, sig in checker.signatures.items() if sig.kind == "function"} | set(voc.card_functions)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report, functions)
     _localize(content)
