@@ -30,6 +30,7 @@ from interpreter.web.rooms import MAX_PAGES, Refused
 MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 MAX_TOKENS = 16  # seats one page may hold (a hot-seat device)
 MIN_GAP = 0.1  # seconds between two views sent to a page while bots play on (see serve_page)
+HURRY = 0.03  # seconds a page's update may wait for bots without pace to answer after it (see serve_page)
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 START = re.compile(r"<!--|<([A-Za-z][A-Za-z0-9:-]*)")
 _SAME: dict = {}  # tag name -> the pattern of its opening and closing tags
@@ -175,7 +176,7 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
     if full:
         await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
         return
-    current, sent, had, chatted, last = (held[0] if held else None), None, [], 0, -MIN_GAP
+    current, sent, had, chatted, last, since = (held[0] if held else None), None, [], 0, -MIN_GAP, None
     receiving = asyncio.ensure_future(ws.receive_text())
     try:
         while True:
@@ -186,11 +187,15 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
             key, later = (room.version, current), None
             if key != sent:
                 # bots playing without pace change the game many times a second: a page gets their moves at
-                # most every MIN_GAP, but at once what asks it a question or ends the game
+                # most every MIN_GAP, and waits up to HURRY for those about to come (one view for a person's
+                # answer and the bots' after it, not one each); but what asks it a question or ends the game,
+                # at once
+                now = loop.time()
+                since = now if since is None else since
                 urgent = room.status != "playing" or (decider in held and room.seats[decider].kind == "person")
-                later = None if urgent else MIN_GAP - (loop.time() - last)
+                later = None if urgent else max(MIN_GAP - (now - last), HURRY - (now - since) if room.hurried else 0)
                 if later is None or later <= 0:
-                    sent, last, later = key, loop.time(), None
+                    sent, last, later, since = key, now, None, None
                     view = await run_in_threadpool(rendered, env, rooms, room, current, lang)
                     parts = view["parts"]
                     same = len(had) == len(parts)

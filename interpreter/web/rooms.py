@@ -84,6 +84,7 @@ class Room:
         self.epoch = 0  # bumped when the game is rebuilt or a seat changes hands: a bot's answer asked before is dropped
         self.listeners: list = []  # callables told (with no argument) after every change
         self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages): interpreter.web.live
+        self.hurried = False  # bots without pace answer next: a page may wait a moment for them (interpreter.web.live)
         self.error: dict | None = row.error
         self.status = row.status
         self.saved_status = row.status
@@ -256,6 +257,7 @@ class Room:
                 raise Refused(422, "that option is not offered")
             self._apply(seat, option, bot=False)
             self._save()
+            self._hurry()
             self.changed()
 
     def _apply(self, seat: int, option: int, bot: bool) -> None:
@@ -318,8 +320,13 @@ class Room:
                     break
             if moved:
                 self._save()
+                self._hurry()
                 self.changed()
         return moved
+
+    def _hurry(self) -> None:
+        job = self.bot_job()
+        self.hurried = job is not None and job.pace == 0
 
     def random_choice(self, job: BotJob) -> int:
         # a random bot's answer depends only on the game's seed and the decision's number, so a restarted
