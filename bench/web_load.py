@@ -48,7 +48,8 @@ def start_server(port: int, db: Path, bot_tasks: int | None = None) -> subproces
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - the server's output, never a pipe left unread
     more = ["--bot-tasks", str(bot_tasks)] if bot_tasks else []
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port), "--db", str(db), *more],
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port), "--db", str(db),
+                             "--games-per-client", "1000000", *more],  # every table of the load check is one client
                             stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT, text=True)
     for _ in range(400):
         try:

@@ -23,12 +23,24 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 _HINT = "save the file as UTF-8 text"
 
 
+# What the system says when a name leads to nothing: the name is wrong (the command's `missing` code), not
+# the system failing to read what is there (IO-ERROR).
+_NOTHING_THERE = {errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG, errno.ELOOP}
+
+
+def io_error(action: str, shown: str, err: OSError | str, hint: str | None = None, span: Span | None = None) -> Diagnostic:
+    """The diagnostic of a file the system could not read or write (a full disk, a folder without the right
+    to write, a missing folder, a failing device): IO-ERROR, naming the file and the system's reason."""
+    return Diagnostic("IO-ERROR", f"cannot {action} {shown}: {err if isinstance(err, str) else _reason(err)}", span, hint)
+
+
 def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES, missing: str = "CONTENT-MISSING") -> str:
-    """The text of `path`, or a DiagnosticError (code `missing` when it cannot be read at all)."""
+    """The text of `path`, or a DiagnosticError (code `missing` when there is nothing to read at that name,
+    IO-ERROR when the system cannot read what is there)."""
     try:
         info = os.stat(path)
     except (OSError, ValueError) as err:
-        raise DiagnosticError([Diagnostic(missing, f"cannot read {shown}: {_reason(err)}", Span(shown, 1, 1))]) from None
+        raise DiagnosticError([_unread(missing, shown, err)]) from None
     if not stat.S_ISREG(info.st_mode):
         what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise DiagnosticError([Diagnostic(missing, f"cannot read {shown}: it is {what}", Span(shown, 1, 1))])
@@ -38,7 +50,7 @@ def read_text(path: Path, shown: str, limit: int = MAX_FILE_BYTES, missing: str 
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as err:
-        raise DiagnosticError([Diagnostic(missing, f"cannot read {shown}: {_reason(err)}", Span(shown, 1, 1))]) from None
+        raise DiagnosticError([_unread(missing, shown, err)]) from None
     if len(data) > limit:  # it grew while we looked
         raise DiagnosticError([_too_large(shown, limit)])
     return decode(data, shown)
@@ -78,6 +90,23 @@ def char_position(text: str, index: int) -> tuple[int, int, str]:
     return text.count("\n", 0, index) + 1, index - start + 1, printable(text[start:end])
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str, limit: int) -> int:
+    """How deep brackets nest outside strings in JSON text, counted without recursion (json.loads recurses and
+    fails past Python's recursion limit); counting stops once it passes `limit`."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        depth += 1 if ch in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                break
+    return deepest
+
+
 def _byte_position(data: bytes, index: int) -> tuple[int, int, str]:
     start = data.rfind(b"\n", 0, index) + 1
     end = data.find(b"\n", index)
@@ -94,6 +123,12 @@ def printable(line: str) -> str:
 def _too_large(shown: str, limit: int) -> Diagnostic:
     return Diagnostic("INPUT-LIMIT", f"{shown} is larger than {limit // (1024 * 1024)} MiB",
                       Span(shown, 1, 1), "split it into several files")
+
+
+def _unread(missing: str, shown: str, err: Exception) -> Diagnostic:
+    if isinstance(err, OSError) and err.errno not in _NOTHING_THERE:
+        return io_error("read", shown, err, span=Span(shown, 1, 1))
+    return Diagnostic(missing, f"cannot read {shown}: {_reason(err)}", Span(shown, 1, 1))
 
 
 def _reason(err: Exception) -> str:

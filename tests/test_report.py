@@ -106,7 +106,7 @@ def test_a_report_folder_that_is_a_file(capsys, tmp_path):
     target = tmp_path / "taken"
     target.write_text("x")
     code, out, err = run(capsys, "simulate", "kings_bounty", "--games", "2", "--report", target)
-    assert code == 2 and "cannot create the report folder" in err
+    assert code == 1 and "error[IO-ERROR]: cannot create the report folder" in err and str(target) in err
 
 
 def test_a_report_without_played_cards_or_per_player_values(tmp_path, capsys):

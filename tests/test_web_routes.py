@@ -22,12 +22,13 @@ from interpreter.web.app import make_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 WEB_GAME = ROOT / "fixtures" / "web_game"
+BASE_URL = "http://127.0.0.1:8000"  # a host the server answers as (interpreter.web.guard)
 
 
 @pytest.fixture
 def server(tmp_path):
     app = make_app(tmp_path / "games.sqlite3", [WEB_GAME])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         yield app, client
 
 
@@ -229,7 +230,7 @@ def test_logs_are_everyones_when_the_game_ends_and_the_one_persons_before(server
 def test_games_resume_from_the_store_with_every_decision_and_none_twice(tmp_path):
     db = tmp_path / "games.sqlite3"
     app = make_app(db, [WEB_GAME])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         gid, (p1, _), _ = new_game(client, seats=("person", "person"), seed=7)
         v = view(client, gid, p1)
         answer(client, gid, p1, v["decision"], option_of(v, "Plain card"))
@@ -237,7 +238,7 @@ def test_games_resume_from_the_store_with_every_decision_and_none_twice(tmp_path
         assert app.state.rooms.get(gid).row.seed == 7
     again = make_app(db, [WEB_GAME])
     assert snapshot(again, gid) == before
-    with TestClient(again) as client:
+    with TestClient(again, base_url=BASE_URL) as client:
         v = view(client, gid, p1)
         assert v["decision"] == len(before[0]) and "data-option" in v["html"]
 
@@ -245,7 +246,7 @@ def test_games_resume_from_the_store_with_every_decision_and_none_twice(tmp_path
 def test_the_websocket_says_which_seats_a_page_holds_and_pushes_each_change(server):
     _, client = server
     gid, (p1, p2), _ = new_game(client)
-    with client.websocket_connect(f"/ws/{gid}") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:
         ws.send_text(json.dumps({"tokens": [p1, "forged"], "lang": "en"}))
         assert ws.receive_json() == {"type": "held", "seats": [0, None]}
         assert ws.receive_json()["type"] == "notice"
@@ -258,7 +259,7 @@ def test_the_websocket_says_which_seats_a_page_holds_and_pushes_each_change(serv
         # an update carries the parts that changed: the others come as null (the page has them)
         assert None in pushed["parts"] and any(p is not None for p in pushed["parts"])
         assert len(json.dumps(pushed)) < len(json.dumps(first))
-    with client.websocket_connect(f"/ws/{gid}") as ws:  # a message over the bound closes the socket
+    with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:  # a message over the bound closes the socket
         ws.send_text("x" * 5000)
         assert ws.receive()["type"] == "websocket.close"
 

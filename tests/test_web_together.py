@@ -20,13 +20,13 @@ with warnings.catch_warnings():
 
 from interpreter.web.app import make_app  # noqa: E402
 from interpreter.web.live import parts_of  # noqa: E402
-from tests.test_web_routes import WEB_GAME, answer, new_game, option_of, settle, view  # noqa: E402
+from tests.test_web_routes import BASE_URL, WEB_GAME, answer, new_game, option_of, settle, view  # noqa: E402
 
 
 @pytest.fixture
 def server(tmp_path):
     app = make_app(tmp_path / "games.sqlite3", [WEB_GAME])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         yield app, client
 
 
@@ -95,7 +95,7 @@ def test_at_most_the_cap_of_bots_decisions_are_worked_on_at_once(tmp_path, monke
                 working[0] -= 1
     monkeypatch.setattr(Room, "bot_step", counted)
     app = make_app(tmp_path / "games.sqlite3", [WEB_GAME], bot_tasks=2)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         gids = [gid_of(client.post("/new", data=form(seats=("random", "random", "random"), seed=str(i))).text) for i in range(6)]
         for gid in gids:
             settle(app, gid)
@@ -135,7 +135,7 @@ def test_undo_after_a_bot_played_a_handed_seat_goes_back_to_where_it_was_handed_
 def test_chat_is_stored_bounded_and_for_the_seats_to_write(tmp_path):
     db = tmp_path / "games.sqlite3"
     app = make_app(db, [WEB_GAME])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         gid, (p1, p2), _ = new_game(client)
         say = lambda token, text: client.post(f"/api/g/{gid}/chat", json={"token": token, "text": text})  # noqa: E731
         assert say(p1, "<script>alert(1)</script>\nhello").status_code == 200
@@ -146,7 +146,7 @@ def test_chat_is_stored_bounded_and_for_the_seats_to_write(tmp_path):
         assert say(p2, {"text": 1}).status_code == 422
         codes = [say(p2, f"spam {i}").status_code for i in range(7)]
         assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]  # bounded in rate
-        with client.websocket_connect(f"/ws/{gid}") as ws:  # a spectator reads it all
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:  # a spectator reads it all
             ws.send_text(json.dumps({"tokens": [], "lang": "en"}))
             messages = [ws.receive_json() for _ in range(3)]
         chat = next(m for m in messages if m["type"] == "chat")
@@ -180,7 +180,7 @@ def test_a_rematch_is_the_same_game_again_with_new_seats_and_each_seat_learns_on
     assert [s.kind for s in new.seats] == ["person", "person", "random"]  # P2 held by a person: a person's again
     assert not {s.token for s in new.seats} & set(tokens)
     for seat, token in enumerate([p1, p2, None]):
-        with client.websocket_connect(f"/ws/{gid}") as ws:
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:
             ws.send_text(json.dumps({"tokens": [token] if token else [], "lang": "en"}))
             got = [ws.receive_json() for _ in range(2)]
         shown = next(m for m in got if m["type"] == "view")
@@ -235,7 +235,7 @@ def test_a_database_of_the_first_schema_opens_and_its_games_resume(tmp_path):
     from interpreter.web.store import SCHEMA
     db = tmp_path / "old.sqlite3"
     app = make_app(db, [WEB_GAME])
-    with TestClient(app) as client:
+    with TestClient(app, base_url=BASE_URL) as client:
         gid, (p1, _), _ = new_game(client)
         v = view(client, gid, p1)
         answer(client, gid, p1, v["decision"], option_of(v, "Plain card"))

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
-from dsl.inputs import write_file
+from dsl.inputs import io_error, write_file
 
 COLOURS = ["#1f77b4", "#ff7f0e"]  # the first run, the compared run
 CARD_ROWS_PLOTTED = 25
@@ -40,7 +40,7 @@ def prepare_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot create the report folder {folder}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("create the report folder", str(folder), err)]) from None
     if not folder.is_dir():
         raise DiagnosticError([Diagnostic("USAGE", f"{folder} is not a folder")])
     for name in REPORT_FILES:
@@ -60,7 +60,7 @@ def write_report(folder: Path, report: dict) -> tuple:
         write_file(json_path, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
         write_file(html_path, page)
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot write the report in {folder}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write the report in", str(folder), err)]) from None
     return json_path, html_path
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span
 from dsl.formatter import FormatError, format_text, same_tree
-from dsl.inputs import read_text, write_file
+from dsl.inputs import io_error, read_text, write_file
 
 MAX_FILES = 10_000  # a folder named by mistake (/) is not walked for ever
 
@@ -107,9 +107,14 @@ def cmd_fmt(args) -> int:
         if args.check:
             print(f"{shown}:{first_difference(text, new)}: would be reformatted")
             continue
-        mode = os.stat(path).st_mode
-        write_file(path, new)
-        os.chmod(path, mode & 0o7777)
+        try:
+            mode = os.stat(path).st_mode
+            write_file(path, new)
+            os.chmod(path, mode & 0o7777)
+        except OSError as err:  # a full disk, a folder without the right to write: this file is left as it was
+            failed += 1
+            print(io_error("write", shown, err).render(), file=sys.stderr)
+            continue
         print(f"{shown}: reformatted")
     verb = "would be reformatted" if args.check else "reformatted"
     summary = f"{len(files)} file(s): {changed} {verb}, {len(files) - changed - failed} unchanged"

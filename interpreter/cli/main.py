@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import io_error
 from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -27,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr is None:  # started with stderr closed (2>&-): diagnostics go nowhere rather than fail
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the life of the process
     if sys.stdout is None:  # started with stdout closed (>&-): Python gives us no stream at all
-        print(Diagnostic("RUN-ERROR", "cannot write the output: standard output is closed",
-                         hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
+        print(io_error("write the output", "(standard output)", "it is closed",
+                       hint="give the command somewhere to write, such as > FILE or > /dev/null").render(), file=sys.stderr)
         return 1
     _replace_unprintable()
     parser = build_parser()
@@ -57,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         # Files are read and logs written with their own diagnostics; what is left is the output itself.
         if err.errno in _OUTPUT_ERRORS:  # a full disk, /dev/full: the command's problem, never a line of content's
             _silence_stdout()
-            print(Diagnostic("RUN-ERROR", f"cannot write the output: {err.strerror or err}").render(), file=sys.stderr)
+            print(io_error("write the output", "(standard output)", err).render(), file=sys.stderr)
         else:
-            print(Diagnostic("RUN-ERROR", f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")).render(), file=sys.stderr)
+            print(io_error("read or write", str(err.filename) if err.filename else "a file", err).render(), file=sys.stderr)
         return 1
 
 
@@ -175,6 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--bot-tasks", type=int, default=None, metavar="N",
                     help="bots' decisions worked on at once, for all games together (default: one per processor)")
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
+                    help="one more name the server answers as (e.g. a proxy's public name); requests naming any other "
+                         "host are refused, besides 127.0.0.1, localhost, [::1] and --host; repeat for several")
+    sv.add_argument("--games-per-client", type=int, default=20, metavar="N",
+                    help="games one client address may start in 10 minutes (default 20); all of this machine's "
+                         "clients are one, and so are all of a proxy's")
     sv.set_defaults(handler=cmd_serve)
     return p
 
@@ -197,16 +204,24 @@ def cmd_serve(args) -> int:
         import uvicorn
 
         from interpreter.web.app import make_app
+        from interpreter.web.guard import Guard
         from interpreter.web.store import default_db
     except ImportError as err:
         if (err.name or "").split(".")[0] not in ("uvicorn", "starlette", "jinja2", "markupsafe", "anyio"):
             raise
         raise DiagnosticError([Diagnostic("USAGE", f"rules serve needs the web extra ({err.name} is not installed)",
                                           hint='install it with: python3 -m pip install -e ".[web]"')]) from None
+    if args.games_per_client < 1:
+        raise DiagnosticError([Diagnostic("USAGE", f"--games-per-client {args.games_per_client}: at least 1")])
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
     if args.bot_tasks is not None and not 1 <= args.bot_tasks <= 64:
         raise DiagnosticError([Diagnostic("USAGE", f"--bot-tasks {args.bot_tasks}: from 1 to 64")])
+    try:
+        guard = Guard.serving(args.host, args.port, args.allow_host, games_per_client=args.games_per_client)
+    except ValueError as err:
+        raise DiagnosticError([Diagnostic("USAGE", f"--allow-host {_clip(str(err))}: not a host name",
+                                          hint="give a name or an address, with :PORT if it must be that port")]) from None
     folders = [locate(g) for g in args.games]
     try:  # a port in use, or an address not of this machine: said now, as a diagnostic, not by the server's log
         import socket
@@ -217,9 +232,15 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders, args.bot_tasks)
+        app = make_app(db, folders, guard, bot_tasks=args.bot_tasks)
     except sqlite3.Error as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot open the games database {db}: {err}", hint="--db FILE names another")]) from None
+        if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
+            raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",
+                                              hint="move the file aside (a new one is made in its place) or name another with --db FILE")]) from None
+        raise DiagnosticError([io_error("open the games database", str(db), _folder_reason(Path(db)) or str(err),
+                                        hint="--db FILE names another")]) from None
+    except OSError as err:  # its folder could not be made
+        raise DiagnosticError([io_error("open the games database", str(db), err, hint="--db FILE names another")]) from None
     from interpreter.runtime.games import load_compiled
     for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
         try:
@@ -237,6 +258,18 @@ def cmd_serve(args) -> int:
         print("  others on this network can join: give them the seat links with this machine's address", flush=True)
     server.run()
     return 0
+
+
+def _folder_reason(path: Path) -> str | None:
+    """Why a file cannot be made at `path`, as far as its folder tells (SQLite says only "unable to open")."""
+    folder = path.parent
+    if path.is_dir():
+        return "it is a folder"
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    return None
 
 
 def cmd_compile(args) -> int:
@@ -502,11 +535,13 @@ def cmd_schema(args) -> int:
             return 1
         print(f"{target} is up to date")
         return 0
+    if target.is_dir():  # the name given cannot be a file's: the command line's mistake, not the system's
+        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: it is a folder", hint="--out FILE names a file")])
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as err:
-        raise DiagnosticError([Diagnostic("USAGE", f"cannot write {target}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write", str(target), err)]) from None
     print(f"wrote {target}")
     return 0
 

@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
+from dsl.inputs import io_error
 from dsl.translations import text_in
 from interpreter.agents.match import Match
 from interpreter.agents.players import AGENT_KINDS, InputEnded, parse_agent_args
 from interpreter.present.phrases import say
-from interpreter.runtime.gamelog import check_log_path, read_log, write_log
+from interpreter.runtime.gamelog import check_log_path, check_undone, read_log, write_log
 from interpreter.runtime.games import CONTENT_DIRS, default_game, load_compiled, locate
 from interpreter.runtime.session import Session
 
@@ -139,6 +140,10 @@ def _resume(args) -> int:
     spec = game.content.manifest["players"]
     if not spec["min"] <= log["players"] <= spec["max"] or set(log["variants"]) - set(game.content.vocabulary.variants):
         raise DiagnosticError([Diagnostic("LOG-GAME", f"{path}: {log['players']} players or the variants {log['variants']} do not fit {game.content.id}")])
+    undone = check_undone(log, game)  # the undos replayed as `rules replay` replays them, before anything is written
+    if undone:
+        raise DiagnosticError([Diagnostic("LOG-MISMATCH", f"{path}: {undone}", None,
+                                          "the log was changed, or written by other content: `rules replay` it to see")])
     kinds = log.get("seats") or [DEFAULT_AGENTS] * log["players"]
     wrong = [f"seat {i + 1} is '{k}'" for i, k in enumerate(kinds) if k not in AGENT_KINDS]
     if len(kinds) != log["players"] or wrong:
@@ -282,13 +287,14 @@ def _silence() -> None:
 def _default_log(game_id: str) -> Path | None:
     """A new file in the user's data folder for a person's game played without --log (None if there is none)."""
     base = os.environ.get("XDG_DATA_HOME", "")
+    folder = None
     try:
         root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
         folder = root / "rules" / "unfinished"
         folder.mkdir(parents=True, exist_ok=True)
     except (OSError, RuntimeError) as err:  # no home, a read-only one
-        print(Diagnostic("RUN-ERROR", f"the game cannot be kept in the data folder: {getattr(err, 'strerror', None) or err}",
-                         hint="give it a file with --log FILE").render(), file=sys.stderr)
+        print(io_error("keep the game in", str(folder) if folder else "the data folder", getattr(err, "strerror", None) or str(err),
+                       hint="give it a file with --log FILE").render(), file=sys.stderr)
         return None
     return folder / f"{game_id}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from dsl.diagnostics import Diagnostic
@@ -63,9 +64,28 @@ class Game:
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+NOWHERE = 2 ** 31 - 1  # LSP's largest position: past the end of any document
+
+
+class RulesProtocol(LanguageServerProtocol):
+    """A request whose position is no LSP position (negative, past 2**31-1, not a whole number) asks about a
+    place past the end of the document, which the features answer with nothing. pygls would refuse the whole
+    message instead, with two stack traces on stderr and no answer at all."""
+
+    def structure_message(self, data):
+        params = data.get("params") if "jsonrpc" in data and "id" in data else None
+        if isinstance(params, dict) and "position" in params and not _is_position(params["position"]):
+            params["position"] = {"line": NOWHERE, "character": NOWHERE}
+        return super().structure_message(data)
+
+
+def _is_position(value) -> bool:
+    return isinstance(value, dict) and all(type(value.get(k)) is int and 0 <= value[k] <= NOWHERE for k in ("line", "character"))
+
+
 class RulesServer(LanguageServer):
     def __init__(self):
-        super().__init__("rules-lsp", "1")
+        super().__init__("rules-lsp", "1", protocol_cls=RulesProtocol)
         self.games: dict = {}  # game root -> Game
         self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)  # analyses one at a time, in order
         self.scans: dict = {}  # uri -> (version, Scan) of open documents
@@ -284,7 +304,12 @@ def text_edit(e, lines: list) -> lsp.TextEdit:
     return lsp.TextEdit(range=lsp.Range(start=pos(e.line, e.col), end=pos(e.end_line, e.end_col)), new_text=e.text)
 
 
-def _offset(doc, s: Scan, position: lsp.Position) -> int:
+def _offset(doc, s: Scan, position: lsp.Position) -> int | None:
+    """The offset in the scanned text of an editor's position; None past the document's last line, where
+    nothing is (a column past its line's end is the line's end, as LSP says)."""
+    lines = doc.lines
+    if position.line > len(lines) or position.line == len(lines) and lines and not lines[-1].endswith(("\n", "\r")):
+        return None
     server = doc.position_from_client_units(position)
     return s.offset(server.line, server.character)
 

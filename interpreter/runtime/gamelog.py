@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
-import re
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, Span
-from dsl.inputs import char_position, read_text, write_file
+from dsl.inputs import char_position, io_error, json_depth, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -62,21 +62,24 @@ def write_log(log: dict, path: Path) -> None:
     try:
         write_file(path, json.dumps(log, ensure_ascii=False, indent=1) + "\n")
     except OSError as err:  # a full disk, /dev/full, a folder removed meanwhile, a link put there meanwhile
-        raise DiagnosticError([Diagnostic("RUN-ERROR", f"cannot write the log {_clip(str(path))}: {err.strerror or err}")]) from None
+        raise DiagnosticError([io_error("write the log", _clip(str(path)), err)]) from None
 
 
 def check_log_path(path: Path) -> None:
-    """Before a game is played: a USAGE error if the log could obviously not be written there."""
+    """Before a game is played: an error if the log could obviously not be written there, IO-ERROR when its
+    folder cannot take a file (missing, not a folder, not writable), USAGE when the name itself cannot be one."""
     shown = _clip(str(path))
     name_max = 255
     try:
         folder = path.parent if str(path.parent) else Path(".")
+        if not folder.exists():
+            raise DiagnosticError([io_error("write the log", shown, f"the folder {_clip(str(folder))} does not exist")])
+        if not folder.is_dir():
+            raise DiagnosticError([io_error("write the log", shown, f"{_clip(str(folder))} is a file, not a folder")])
+        if not os.access(folder, os.W_OK) and not (path.is_char_device() and os.access(path, os.W_OK)):
+            raise DiagnosticError([io_error("write the log", shown, f"the folder {_clip(str(folder))} is not writable")])
         if len(path.name.encode("utf-8", "surrogateescape")) > name_max:
             problem = f"the file name is longer than {name_max} bytes"
-        elif not folder.exists():
-            problem = f"the folder {_clip(str(folder))} does not exist"
-        elif not folder.is_dir():
-            problem = f"{_clip(str(folder))} is a file, not a folder"
         elif path.is_symlink():  # in a shared folder, another user's link to the player's own files
             problem = "it is a symbolic link, which is not written through"
         elif path.is_dir():
@@ -94,7 +97,7 @@ def read_log(path: Path) -> dict:
     """A log checked against schemas/log.schema.json; every problem is a diagnostic naming the field."""
     shown = str(path)
     text = read_text(path, shown, MAX_LOG_BYTES, missing="LOG-READ")
-    depth = _json_depth(text)
+    depth = json_depth(text, MAX_DATA_DEPTH)
     if depth > MAX_DATA_DEPTH:
         raise DiagnosticError([Diagnostic("LOG-LIMIT", f"{shown} nests deeper than {MAX_DATA_DEPTH} levels", Span(shown, 1, 1),
                                           "a game log is a flat record; this is not one")])
@@ -113,22 +116,6 @@ def read_log(path: Path) -> dict:
     if problems:
         raise DiagnosticError(problems[:20])
     return data
-
-
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-
-
-def _json_depth(text: str) -> int:
-    """How deep brackets nest outside strings, counted without recursion (json.loads recurses)."""
-    depth = deepest = 0
-    for ch in _NOT_BRACKET.sub("", _STRING.sub("", text)):
-        depth += 1 if ch in "[{" else -1
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DATA_DEPTH:
-                break
-    return deepest
 
 
 def _validator():

@@ -2,31 +2,37 @@
 the JSON calls a page makes. A seat's secret token travels in the page address's #fragment (never sent in a
 request line, so never in an access log or a Referer), then in the websocket's first message and in each
 call's JSON body. Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
-No request plays a bot: the handlers hand the game to interpreter.web.bots once a change is committed.
+Hosts and origins are checked before any route runs (interpreter.web.guard). No request plays a bot: the
+handlers hand the game to interpreter.web.bots once a change is committed.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import math
+import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from dsl.diagnostics import DiagnosticError
+from dsl.limits import MAX_PLAYERS
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
 from interpreter.web.bots import Bots
+from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware, read_json, whole_number
 from interpreter.web.live import serve_page
 from interpreter.web.mine import your_games
-from interpreter.web.rooms import MAX_PACE, Refused, Rooms
+from interpreter.web.rooms import LOG, MAX_PACE, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
@@ -35,7 +41,9 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form's POST, which
+    # the guard refuses as it refuses any page of no origin. No secret is in a Referer: a seat's is in the #fragment.
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -57,52 +65,56 @@ def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 
-def _same_origin(request: Request) -> None:
-    """A POST from a page of another site (a form aimed at this server) is refused; browsers send Origin."""
-    origin = request.headers.get("origin")
-    if origin is not None and origin != "null" and urlparse(origin).netloc != request.headers.get("host"):
-        raise Refused(403, "a request from another site")
-
-
 async def _body(request: Request) -> bytes:
-    _same_origin(request)
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+    if length is not None and whole_number(length) is None:
+        raise Refused(400, "the request's length is not a number")
+    if length is not None and whole_number(length) > MAX_BODY:
         raise Refused(413, "the request is too large")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, "the request is too large")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(413, "the request is too large")
+            chunks.append(chunk)
+    except ClientDisconnect:  # the client hung up before its body ended: nobody is left to answer
+        LOG.debug("a client left in the middle of its request to %s", request.url.path)
+        raise Refused(400, "the request ended before its body") from None
     return b"".join(chunks)
 
 
 async def _json_body(request: Request) -> dict:
     try:
-        data = json.loads((await _body(request)).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise Refused(400, "the request is not JSON") from None
+        data = read_json((await _body(request)).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise Refused(400, "the request is not UTF-8 text") from None
+    except ValueError as err:
+        raise Refused(400, str(err)) from None
     if not isinstance(data, dict):
         raise Refused(400, "the request is not a JSON object")
     return data
 
 
 def _pace(text: str) -> float:
-    try:
-        pace = float(text) if text.strip() else 0.0
-    except ValueError:
-        raise Refused(422, "a bot's pause is a number of seconds") from None
-    if not 0 <= pace <= MAX_PACE:  # NaN too
-        raise Refused(422, f"a bot's pause is 0 to {MAX_PACE:g} seconds")
+    """A bot's pause as the lobby's form sends it: seconds in ASCII digits, with at most three decimals."""
+    if not text:
+        return 0.0
+    pace = float(text) if re.fullmatch(r"[0-9]{1,2}(\.[0-9]{1,3})?", text) else None
+    if pace is None or not 0 <= pace <= MAX_PACE:
+        raise Refused(422, f"a bot's pause is a number of seconds from 0 to {MAX_PACE:g}")
     return pace
 
 
-def make_app(db: Path | str, folders: list | None = None, bot_tasks: int | None = None) -> Starlette:
-    """The server: its games in the SQLite file `db`, the lobby's games (content/ and `folders`), and at most
-    `bot_tasks` bots' decisions worked on at once (by default one per processor)."""
+def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None, *,
+             bot_tasks: int | None = None) -> Starlette:
+    """The server's app: its games in the SQLite file `db`, the lobby's games (content/ and `folders`); `guard`
+    says which hosts, origins and how many games per client it accepts (by default: loopback names on any
+    port); at most `bot_tasks` bots' decisions are worked on at once (by default one per processor)."""
+    guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
+    limit = CreationLimit(guard.games_per_client, guard.window)
     bots = Bots(bot_tasks)
     env = pages.environment()
 
@@ -110,18 +122,32 @@ def make_app(db: Path | str, folders: list | None = None, bot_tasks: int | None 
         return _html(pages.lobby(env, rooms, _lang(request)))
 
     async def new_game(request: Request):
-        form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
-        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        client = request.client.host if request.client else ""
+        wait = limit.take(client)
+        if wait is not None:
+            raise Refused(429, f"this address has started {limit.per_client} games in the last {limit.window / 60:.0f} "
+                               f"minutes: try again in {math.ceil(wait / 60)} minute(s)")
         try:
-            players = int(one("players", "0"))
-        except ValueError:
-            raise Refused(422, "the number of players is not a number") from None
-        kinds = [one(f"seat{i}", "random") for i in range(min(players, 32))]
-        seed = one("seed").strip()
-        if seed and not (seed.isdigit() and int(seed) < 2 ** 31):
-            raise Refused(422, "a seed is a whole number below 2147483648")
+            return await _new_game(request)
+        except BaseException:
+            limit.give_back(client)
+            raise
+
+    async def _new_game(request: Request):
+        try:
+            form = parse_qs((await _body(request)).decode("utf-8", "replace"), max_num_fields=64)
+        except ValueError:  # more fields than max_num_fields
+            raise Refused(400, "the form has more fields than a game's form") from None
+        one = lambda k, d="": (form.get(k) or [d])[0]  # noqa: E731
+        players = whole_number(one("players"), 1, MAX_PLAYERS)
+        if players is None:
+            raise Refused(422, f"the number of players is not a whole number from 1 to {MAX_PLAYERS}")
+        kinds = [one(f"seat{i}", "random") for i in range(players)]
+        seed = whole_number(one("seed"), 0, 2 ** 31 - 1) if one("seed") else None
+        if one("seed") and seed is None:
+            raise Refused(422, "a seed is a whole number below 2147483648, written in the digits 0 to 9")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       int(seed) if seed else None, one("hotseat") == "1", _pace(one("pace")))
+                                       seed, one("hotseat") == "1", _pace(one("pace")))
         bots.kick(room)  # the bots play in the background: the seats' links are shown at once
         return _html(pages.links(env, room, room.row.lang))
 
@@ -246,6 +272,7 @@ def make_app(db: Path | str, folders: list | None = None, bot_tasks: int | None 
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
+                    middleware=[Middleware(GuardMiddleware, guard=guard, headers=HEADERS)],
                     max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store

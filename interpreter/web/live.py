@@ -17,7 +17,6 @@ show it, and never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 
 from starlette.concurrency import run_in_threadpool
@@ -25,7 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.present.phrases import LANGUAGES, say
 from interpreter.web import pages
-from interpreter.web.rooms import MAX_PAGES, Refused
+from interpreter.web.guard import read_json
+from interpreter.web.rooms import LOG, MAX_PAGES, Refused
 
 MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 MAX_TOKENS = 16  # seats one page may hold (a hot-seat device)
@@ -132,8 +132,23 @@ def chat_lines(room, start: int, lang: str) -> list[dict]:
             for i, s in enumerate(said)]
 
 
+async def _frame(ws: WebSocket) -> str | None:
+    """The next text frame of a websocket, None for a binary one; WebSocketDisconnect when the page leaves."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return message.get("text")
+
+
 async def serve_page(ws: WebSocket, env, rooms) -> None:
     """One page's websocket, for as long as the page is open."""
+    try:
+        await _serve_page(ws, env, rooms)
+    except (WebSocketDisconnect, RuntimeError):  # the page left, or its connection dropped: nothing went wrong here
+        LOG.debug("the page of game %s left", ws.path_params.get("gid"))
+
+
+async def _serve_page(ws: WebSocket, env, rooms) -> None:
     try:
         room = rooms.get(ws.path_params["gid"])
     except Refused:
@@ -141,15 +156,18 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
         return
     await ws.accept()
     try:
-        hello = await asyncio.wait_for(ws.receive_text(), 30)
-    except (asyncio.TimeoutError, WebSocketDisconnect):
+        hello = await asyncio.wait_for(_frame(ws), 30)
+    except asyncio.TimeoutError:
         await ws.close(code=4408)
+        return
+    if hello is None:
+        await ws.close(code=1003)  # a binary frame: the page sends text
         return
     if len(hello) > MAX_MESSAGE:
         await ws.close(code=1009)
         return
     try:
-        data = json.loads(hello)
+        data = read_json(hello)
     except ValueError:
         data = None
     if not isinstance(data, dict):
@@ -177,7 +195,7 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
         await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
         return
     current, sent, had, chatted, last, since = (held[0] if held else None), None, [], 0, -MIN_GAP, None
-    receiving = asyncio.ensure_future(ws.receive_text())
+    receiving = asyncio.ensure_future(_frame(ws))
     try:
         while True:
             changed.clear()
@@ -212,15 +230,13 @@ async def serve_page(ws: WebSocket, env, rooms) -> None:
             if receiving in done:
                 waiting.cancel()
                 message = receiving.result()  # raises WebSocketDisconnect when the page leaves
-                if len(message) > MAX_MESSAGE:
-                    await ws.close(code=1009)
+                if message is None or len(message) > MAX_MESSAGE:
+                    await ws.close(code=1003 if message is None else 1009)
                     return
-                receiving = asyncio.ensure_future(ws.receive_text())
+                receiving = asyncio.ensure_future(_frame(ws))
             elif not done:
                 waiting.cancel()
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
+    finally:  # the page left (WebSocketDisconnect, told by serve_page) or its socket was closed
         receiving.cancel()
         with room.lock:
             if tell in room.listeners:

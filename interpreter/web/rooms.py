@@ -20,19 +20,19 @@ from pathlib import Path
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.core.decisions import IllegalDecision
 from interpreter.present.words import line
-from interpreter.runtime.gamelog import make_log
+from interpreter.runtime.gamelog import make_log, mismatch
 from interpreter.runtime.games import CONTENT_DIRS, known_games, load_compiled, locate
 from interpreter.runtime.session import Session
 from interpreter.web.chat import Chat, said_text
 from interpreter.web.refused import Refused
-from interpreter.web.store import GameRow, Store
+from interpreter.web.store import Damaged, GameRow, Store
 
 BOTS = ("random", "ismcts")
 KINDS = ("person",) + BOTS
 MAX_LINES = 400  # log lines kept per reader for the page (the downloadable log keeps every decision)
 LOG = logging.getLogger("rules.serve")
 MAX_PAGES = 64  # pages open on one game at once (each holds a websocket and gets every change)
-MAX_ROOMS = 1000  # games held live at once; a server is for a table of friends, not for the world
+MAX_ROOMS = 1000  # games in play at once (finished ones are not counted); a server is for tables of friends
 BOT_SIMULATIONS = 50  # the ismcts bots' search budget per decision on the server
 MAX_PACE = 10.0  # seconds a bot may be told to wait before each decision
 
@@ -97,7 +97,9 @@ class Room:
                                     hint="download its log and replay it with --allow-changed-content").to_json()
             store.set_status(self.id, "error", self.error)
             self.saved_status = "error"
-        self._rebuild([c for _, c, _ in row.decisions], [s for s, _, _ in row.decisions], row.bots)
+        same = row.content_hash == self.game.content.content_hash  # else its labels may read otherwise now
+        self._rebuild([c for _, c, _ in row.decisions], [s for s, _, _ in row.decisions], row.bots,
+                      [label for _, _, label in row.decisions] if same else None)
         # bots do not play here: interpreter.web.bots starts on every game the server resumes
 
     # ------------------------------------------------------------ building the session
@@ -105,8 +107,10 @@ class Room:
     def players(self) -> int:
         return self.row.players
 
-    def _rebuild(self, choices: list, deciders: list, bots: list | None = None) -> None:
-        """A fresh Session replaying `choices` (the stored decisions), with every reader's lines told again."""
+    def _rebuild(self, choices: list, deciders: list, bots: list | None = None, labels: list | None = None) -> None:
+        """A fresh Session replaying `choices` (the stored decisions, `bots` saying which a bot answered), with every
+        reader's lines told again. With the stored `labels`, each decision must be the one the game asks (else the
+        store is Damaged)."""
         self.epoch += 1
         self.lines: dict = {v: deque(maxlen=MAX_LINES) for v in [*range(self.players), None]}
         self.deciders: list = []
@@ -117,6 +121,12 @@ class Room:
         try:
             self.session.call(self.game.content.manifest["start"])
             for n, choice in enumerate(choices):
+                if labels is not None:
+                    problem = mismatch(self.session, n + 1, len(choices), choice, labels[n])
+                    if problem is None and deciders[n] != self.decider():
+                        problem = f"decision {n + 1} is stored as another seat's than the one the game asks"
+                    if problem:
+                        raise Damaged(f"its stored decisions are not what the game asks: {problem}")
                 pending = self.session.pending
                 if pending is None:
                     raise DiagnosticError([Diagnostic("RUN-ERROR", f"the stored game ended before decision {n + 1}")])
@@ -195,7 +205,7 @@ class Room:
         return d.player if isinstance(d.player, int) and 0 <= d.player < self.players else 0
 
     def seat_of(self, token) -> int | None:
-        if not isinstance(token, str) or not token:
+        if not isinstance(token, str) or not token or not token.isascii():  # a secret is ASCII (token_urlsafe)
             return None
         for i, seat in enumerate(self.seats):
             if secrets.compare_digest(seat.token.encode(), token.encode()):
@@ -284,10 +294,13 @@ class Room:
             self.store.save(self.id, rows, self.status, self.error)
         except sqlite3.Error:
             # the store could not take it: back to what it holds, and the request is refused
-            stored = [r for r in self.store.games() if r.id == self.id]
-            if stored:
-                self.status, self.error = stored[0].status, stored[0].error
-                self._rebuild([c for _, c, _ in stored[0].decisions], [x for x, _, _ in stored[0].decisions], stored[0].bots)
+            try:
+                stored = self.store.game(self.id)
+            except (Damaged, sqlite3.Error):
+                stored = None
+            if stored is not None:
+                self.status, self.error = stored.status, stored.error
+                self._rebuild([c for _, c, _ in stored.decisions], [x for x, _, _ in stored.decisions], stored.bots)
             raise Refused(503, "the games database cannot be written now; try again") from None
         self.saved_status = self.status
 
@@ -323,6 +336,12 @@ class Room:
                 self._hurry()
                 self.changed()
         return moved
+
+    def play_bots(self) -> None:
+        """The bots answer until a person is asked or the game ends, here and now (an ISMCTS seat at random): for
+        tools and tests; the server plays them in the background, interpreter.web.bots."""
+        while (job := self.bot_job()) is not None:
+            self.bot_step(job, None)
 
     def _hurry(self) -> None:
         job = self.bot_job()
@@ -423,12 +442,18 @@ class Rooms:
             ref = game_ref(str(folder))
             key = Path(ref).name
             self.games[key if self.games.get(key, ref) == ref else ref] = ref
-        self.failed: dict[str, str] = {}  # stored games that could not be resumed, and why
-        for row in store.games():
+        rows, self.failed = store.load()  # failed: stored games that could not be resumed, and why
+        for row in rows:
             try:
+                if any(kind not in KINDS for kind, _ in row.seats):
+                    raise Damaged("a seat is neither a person nor a bot")
                 self.rooms[row.id] = Room(row, store)
             except DiagnosticError as err:  # its game's content no longer loads: the others go on
                 self.failed[row.id] = err.diagnostics[0].message
+            except Damaged as err:
+                self.failed[row.id] = str(err)
+        for gid, why in self.failed.items():  # set aside, untouched: the file can be mended and the server restarted
+            LOG.warning("game %s set aside: %s", gid, why)
 
     def get(self, gid) -> Room:
         room = self.rooms.get(gid) if isinstance(gid, str) else None
@@ -446,8 +471,8 @@ class Rooms:
 
     def _row(self, ref: str, players: int, kinds: list, lang: str, variants, seed, hotseat: bool, pace: float) -> GameRow:
         """A new game's row, checked: refused (Refused) unless the game takes it."""
-        if len(self.rooms) >= MAX_ROOMS:
-            raise Refused(503, "the server holds as many games as it can")
+        if sum(1 for room in list(self.rooms.values()) if room.status == "playing") >= MAX_ROOMS:
+            raise Refused(503, "the server holds as many games in play as it can")
         game = load_compiled(ref)
         content = game.content
         lo, hi = content.manifest["players"]["min"], content.manifest["players"]["max"]

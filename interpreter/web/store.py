@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from dsl.limits import MAX_INT, MAX_PLAYERS
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -57,6 +60,39 @@ CREATE TABLE IF NOT EXISTS chat (
 """
 # columns added since the first version of the schema: a database made before them gets them when opened
 ADDED = (("games", "pace", "REAL NOT NULL DEFAULT 0"), ("games", "rematch", "TEXT"), ("decisions", "bot", "INTEGER"))
+
+
+STATUSES = ("playing", "finished", "error")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe makes
+
+
+class Damaged(Exception):
+    """A stored game that cannot be resumed as it is (a row missing, a field that is not what was written)."""
+
+
+def _check(ok: bool, why: str) -> None:
+    if not ok:
+        raise Damaged(why)
+
+
+def _shown(gid) -> str:
+    """A stored id as the lobby and the log may show it: as it is when it is one the server makes, else quoted."""
+    return gid if isinstance(gid, str) and GAME_ID.fullmatch(gid) else ascii(gid)[:40]
+
+
+def _whole(value, lo: int, hi: int) -> bool:
+    return type(value) is int and lo <= value <= hi
+
+
+def _json(text, name: str):
+    try:
+        return json.loads(text) if isinstance(text, str) and len(text) <= 65536 else _not_json(name)
+    except (ValueError, RecursionError):
+        return _not_json(name)
+
+
+def _not_json(name: str):
+    raise Damaged(f"its {name} are not JSON" if name.endswith("s") else f"its {name} is not JSON")
 
 
 @dataclass
@@ -166,30 +202,78 @@ class Store:
         """A chat message, committed before it is shown; a number already stored raises sqlite3.IntegrityError."""
         self._write([("INSERT INTO chat VALUES (?,?,?,?,?)", (game_id, n, seat, text, at))])
 
-    def games(self) -> list[GameRow]:
+    def load(self) -> tuple[list[GameRow], dict[str, str]]:
+        """Every stored game, each checked as it is read: (the games that can be resumed, {id: why} for the
+        damaged ones, which are set aside and left as they are). A file that is not a database at all raises
+        sqlite3.DatabaseError."""
         with self.lock:
-            rows = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
-                                   "pace, rematch FROM games ORDER BY created").fetchall()
-            seats = self.db.execute("SELECT game_id, seat, kind, token, ever_person FROM seats ORDER BY game_id, seat").fetchall()
-            decisions = self.db.execute("SELECT game_id, n, seat, choice, label, bot FROM decisions ORDER BY game_id, n").fetchall()
-            chat = self.db.execute("SELECT game_id, n, seat, text, at FROM chat ORDER BY game_id, n").fetchall()
-        out = {}
-        for gid, game, players, seed, variants, lang, hot, chash, status, error, pace, rematch in rows:
-            out[gid] = GameRow(gid, game, players, seed, json.loads(variants), lang, bool(hot), chash, status,
-                               json.loads(error) if error else None, pace=float(pace or 0), rematch=rematch)
-        for gid, _, kind, token, ever in seats:
-            if gid in out:
-                out[gid].seats.append((kind, token))
-                out[gid].ever_person.append(bool(ever))
-        for gid, n, seat, choice, label, bot in decisions:
-            if gid in out:
-                assert n == len(out[gid].decisions), f"game {gid}: decision {n} stored out of order"
-                out[gid].decisions.append((seat, choice, label))
-                out[gid].bots.append(None if bot is None else bool(bot))
-        for gid, n, seat, text, at in chat:
-            if gid in out and n == len(out[gid].chat):
-                out[gid].chat.append((seat, text, at))
-        return list(out.values())
+            ids = [gid for (gid,) in self.db.execute("SELECT id FROM games ORDER BY created")]
+            orphans = [gid for (gid,) in self.db.execute(
+                "SELECT game_id FROM seats WHERE game_id NOT IN (SELECT id FROM games) UNION "
+                "SELECT game_id FROM decisions WHERE game_id NOT IN (SELECT id FROM games)")]
+        rows, failed = [], {}
+        for gid in ids:
+            try:
+                rows.append(self.game(gid))
+            except Damaged as err:
+                failed[_shown(gid)] = str(err)
+            except sqlite3.DatabaseError as err:  # a damaged page of the file: this game only, if the rest reads
+                failed[_shown(gid)] = f"the database cannot read it: {err}"
+        for gid in orphans:
+            failed[_shown(gid)] = "its seats or decisions are stored, but the game itself is not"
+        return rows, failed
+
+    def games(self) -> list[GameRow]:
+        return self.load()[0]
+
+    def game(self, gid: str) -> GameRow:
+        """One stored game, checked field by field (Damaged says what is wrong)."""
+        with self.lock:
+            row = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
+                                  "pace, rematch FROM games WHERE id=?", (gid,)).fetchone()
+            seats = self.db.execute("SELECT seat, kind, token, ever_person FROM seats WHERE game_id=? ORDER BY seat",
+                                    (gid,)).fetchall()
+            decisions = self.db.execute("SELECT n, seat, choice, label, bot FROM decisions WHERE game_id=? ORDER BY n",
+                                        (gid,)).fetchall()
+            chat = self.db.execute("SELECT n, seat, text, at FROM chat WHERE game_id=? ORDER BY n", (gid,)).fetchall()
+        if row is None:
+            raise Damaged("the game is not stored")
+        _, game, players, seed, variants, lang, hot, chash, status, error, pace, rematch = row
+        _check(isinstance(gid, str) and GAME_ID.fullmatch(gid) is not None, "its id is not one the server makes")
+        _check(isinstance(game, str) and game != "", "the name of its game is not text")
+        _check(_whole(players, 1, MAX_PLAYERS), f"its number of players is not 1 to {MAX_PLAYERS}")
+        _check(_whole(seed, 0, MAX_INT), "its seed is not a whole number")
+        variants = _json(variants, "variants")
+        _check(isinstance(variants, list) and all(isinstance(v, str) for v in variants), "its variants are not a list of names")
+        _check(isinstance(lang, str) and lang != "", "its language is not text")
+        _check(hot in (0, 1), "its hot-seat flag is not 0 or 1")
+        _check(isinstance(chash, str), "its content hash is not text")
+        _check(status in STATUSES, f"its status is not one of {', '.join(STATUSES)}")
+        error = _json(error, "error") if error is not None else None
+        _check(error is None or isinstance(error, dict) and all(isinstance(error.get(k), str) for k in ("code", "message")),
+               "its error is not a diagnostic")
+        _check(type(pace) in (int, float) and 0 <= pace <= 3600, "its bots' pause is not a number of seconds")
+        _check(rematch is None or isinstance(rematch, str) and GAME_ID.fullmatch(rematch) is not None,
+               "its rematch is not a game's id")
+        _check([s for s, *_ in seats] == list(range(players)), f"it has {len(seats)} seat(s) stored for {players} players")
+        for seat, kind, token, ever in seats:
+            _check(isinstance(kind, str) and isinstance(token, str) and token != "" and ever in (0, 1),
+                   f"seat {seat + 1} is not a kind and a secret")
+        out = GameRow(gid, game, players, seed, variants, lang, bool(hot), chash, status, error,
+                      [(kind, token) for _, kind, token, _ in seats], [bool(ever) for *_, ever in seats],
+                      pace=float(pace), rematch=rematch)
+        for n, seat, choice, label, bot in decisions:
+            _check(n == len(out.decisions), f"decision {len(out.decisions) + 1} is missing" if _whole(n, 0, MAX_INT)
+                   else "a decision's number is not a whole number")
+            _check(seat is None or _whole(seat, 0, players - 1), f"decision {n + 1} names no seat of the game")
+            _check(_whole(choice, 0, MAX_INT) and isinstance(label, str), f"decision {n + 1} is not an option and its label")
+            _check(bot in (None, 0, 1), f"decision {n + 1} is neither a person's nor a bot's")
+            out.decisions.append((seat, choice, label))
+            out.bots.append(None if bot is None else bool(bot))
+        for n, seat, text, at in chat:  # the chat is not the game: a message that is not what was written is left out
+            if n == len(out.chat) and _whole(seat, 0, players - 1) and isinstance(text, str) and type(at) in (int, float):
+                out.chat.append((seat, text, at))
+        return out
 
     def decision_count(self, game_id: str) -> int:
         with self.lock:

@@ -94,7 +94,7 @@ LINKS_AND_COMMAND_LINE = [
     Case("report_empty_name", 8, ("simulate", "{game}", "--games", "2", "--report", ""), "USAGE", exit=2),
     play("agent_arg_uct_c_huge", 8, "USAGE", "--agents", "ismcts,random", "--agent-arg", "uct_c=1e308", exit=2),
     play("agent_arg_uct_c_nan", 8, "USAGE", "--agents", "ismcts,random", "--agent-arg", "uct_c=nan", exit=2),
-    Case("play_stdout_closed", 8, (), "RUN-ERROR", exit=1, shell="rules play {game} >&-", text="standard output is closed"),
+    Case("play_stdout_closed", 8, (), "IO-ERROR", exit=1, shell="rules play {game} >&-", text="(standard output): it is closed"),
     Case("test_one_missing_file", 8, ("test", "{tmp}/scenario.yaml", "{tmp}/MISSING.yaml"), "USAGE", exit=2,
          files=(("scenario.yaml", "name: fine\ngame: {game}\nrun: pass\nexpect: ['true']\n"),), text="MISSING.yaml"),
 ]

@@ -42,16 +42,6 @@ def test_the_corpus_covers_every_class():
     assert hostile_runs.RUNTIME_LIMITS_XFAIL <= set(names)
 
 
-@pytest.fixture(scope="module")
-def base_log(tmp_path_factory) -> dict:
-    """A real log of the base game, which log cases then damage."""
-    folder = tmp_path_factory.mktemp("base")
-    shutil.copytree(BASE, folder / "game")
-    code, out = run_rules(("play", str(folder / "game"), "--quiet", "--log", str(folder / "log.json")), "", 30)
-    assert code == 0, out
-    return json.loads((folder / "log.json").read_text(encoding="utf-8"))
-
-
 def _params():
     xfail = pytest.mark.xfail(strict=True, reason="run-time limits: new compiler")
     for case in CASES:
