@@ -224,6 +224,7 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
     contexts = [browser.new_context() for _ in range(2)]
     pages = [c.new_page() for c in contexts]
     frames: list[list[str]] = [[], []]
+    had: list[list[str]] = [[], []]  # each page's view in parts, as its socket sent them
     for i, pg in enumerate(pages):
         pg.set_default_timeout(TIMEOUT)
         pg.on("websocket", lambda ws, i=i: ws.on("framereceived", lambda payload, i=i: frames[i].append(payload)))
@@ -269,7 +270,11 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
                 texts = [_texts_of(pg.content(), printed, logged)]
                 for payload in frames[i]:
                     message = json.loads(payload)
-                    html = "".join(p for p in message.get("parts") or [] if p)
+                    if message.get("type") == "held":
+                        had[i] = []  # a new socket sends every part again
+                    # the view whole, as the page puts it together: a part's number is a part of its last view
+                    had[i] = [had[i][p] if isinstance(p, int) else p for p in message.get("parts") or []] or had[i]
+                    html = "".join(had[i]) if message.get("type") == "view" else ""
                     texts.append(_texts_of(html, printed, logged) + " " +
                                  json.dumps({k: v for k, v in message.items() if k != "parts"}))
                 frames[i].clear()

@@ -252,13 +252,15 @@ def test_the_websocket_says_which_seats_a_page_holds_and_pushes_each_change(serv
         assert ws.receive_json()["type"] == "notice"
         first = ws.receive_json()
         assert first["type"] == "view" and first["seat"] == 0 and first["deciding"]
-        assert None not in first["parts"] and first["options"]  # the first view comes whole
+        assert all(isinstance(p, str) for p in first["parts"]) and first["options"]  # the first view comes whole
         answer(client, gid, p1, first["decision"], option_of({"html": "".join(first["parts"])}, "Plain card"))
         pushed = ws.receive_json()
         assert pushed["version"] > first["version"] and pushed["decision"] == first["decision"] + 1  # now: where P1 stands
-        # an update carries the parts that changed: the others come as null (the page has them)
-        assert None in pushed["parts"] and any(p is not None for p in pushed["parts"])
+        # an update carries the parts that changed: the others come as their number in the page's last view
+        assert any(isinstance(p, int) for p in pushed["parts"]) and any(isinstance(p, str) for p in pushed["parts"])
         assert len(json.dumps(pushed)) < len(json.dumps(first))
+        whole = [first["parts"][p] if isinstance(p, int) else p for p in pushed["parts"]]
+        assert "".join(whole) == view(client, gid, p1)["html"]  # the page puts it together again
     with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:  # a message over the bound closes the socket
         ws.send_text("x" * 5000)
         assert ws.receive()["type"] == "websocket.close"

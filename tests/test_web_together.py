@@ -224,6 +224,16 @@ def test_the_log_reads_in_the_pages_language_whatever_the_games(server):
     assert not any(re.search("[а-яА-Я]", x) for x in english) and all(re.search("[а-яА-Я]", x) for x in russian)
 
 
+def test_a_view_is_cut_into_parts_that_make_it_whole_again():
+    from interpreter.web.live import pieces_of
+    html = ('<div class="play">\n<div id="stage"><section id="a">x</section> <section id="b">y<b>z</b></section></div>\n'
+            '<aside id="side"><p>one <b>two</b></p><p>3</p></aside></div>\n')
+    pieces = pieces_of(html)
+    assert "".join(pieces) == html  # white space and text between elements kept
+    assert '<section id="a">x</section>' in pieces and "<p>3</p>" in pieces  # a wrapper is cut into what it wraps
+    assert "<p>one <b>two</b></p>" in pieces  # but not an element of text and one element
+
+
 def test_an_update_carries_only_the_parts_that_changed():
     html = ('<section id="a"><p>one<br>two</p><svg><circle r="1"/></svg></section>\n<hr>\n'
             '<section id="b" title="a > b">x<!-- <section> --></section>')

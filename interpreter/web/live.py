@@ -3,9 +3,11 @@
 The page's first message names the seats it holds (their secret tokens) and its language. The server
 answers `held` (the seat of each token), then pushes:
 
-- `view`: the game as the seat on screen reads it. Its HTML comes in parts, the top-level elements of the
-  seat page's view (templates/view.html): a part the page already has from this socket comes as null, so an
-  update carries what changed (the log and the status, often; the whole table only when it changed). With it,
+- `view`: the game as the seat on screen reads it. Its HTML comes in parts (`pieces_of`): the elements of the
+  seat page's view (templates/view.html), a wrapper of several elements split into its opening tag, its
+  elements and its closing tag, two levels deep; the HTML is the parts put end to end. A part the page already
+  has from this socket comes as its number in the page's previous view, so an update carries what changed
+  (a new log line, the status; the table only when it changed). With it,
   what the page's own scripts need: whose turn it is, the options offered (their numbers), the game's status,
   which actions the seat may take now (undo, hand-over, rematch) and, once a rematch is made, this seat's
   own link to it (never another seat's).
@@ -37,9 +39,14 @@ _SAME: dict = {}  # tag name -> the pattern of its opening and closing tags
 
 
 def parts_of(html: str) -> list[str]:
-    """The top-level elements of an HTML fragment the server rendered (attribute values escaped: no `>` in
-    them), in order; text between them, such as white space, is dropped. Only the tags of the same name as a
-    top-level element are read inside it, which keeps this quick on a page of thousands of tags."""
+    """The top-level elements of an HTML fragment the server rendered, in order (the text between them left out)."""
+    return [html[a:b] for a, b in _spans(html)]
+
+
+def _spans(html: str) -> list[tuple[int, int]]:
+    """Where the top-level elements of `html` start and end. The server's HTML has its attribute values escaped
+    (no `>` in them); inside an element only the tags of its own name are read, which keeps this quick on a page
+    of thousands of tags."""
     out, i = [], 0
     while True:
         m = START.search(html, i)
@@ -56,7 +63,7 @@ def parts_of(html: str) -> list[str]:
         if end == 0:
             return out
         if html[end - 2] == "/" or name in VOID:
-            out.append(html[start:end])
+            out.append((start, end))
             i = end
             continue
         same = _SAME.get(name)
@@ -66,14 +73,35 @@ def parts_of(html: str) -> list[str]:
         while depth:
             t = same.search(html, i)
             if t is None:  # never closed: the rest is this element
-                out.append(html[start:])
+                out.append((start, len(html)))
                 return out
             i = html.find(">", t.end()) + 1 or len(html)
             if t.group(1):
                 depth -= 1
             elif html[i - 2] != "/":
                 depth += 1
-        out.append(html[start:i])
+        out.append((start, i))
+
+
+def pieces_of(html: str, depth: int = 2) -> list[str]:
+    """`html` cut into parts that put end to end are `html` again: each top-level element with the text before
+    it, except that an element wrapping two elements or more is cut into its opening tag, the parts of what it
+    wraps (down to `depth` levels) and its closing tag."""
+    out, last = [], 0
+    for a, b in _spans(html):
+        element = html[a:b]
+        open_end, close = element.find(">") + 1, element.rfind("</")
+        inner = element[open_end:close] if depth > 0 and 0 < open_end <= close else ""
+        if len(_spans(inner)) < 2:
+            out.append(html[last:b])
+        else:
+            out.append(html[last:a] + element[:open_end])
+            out.extend(pieces_of(inner, depth - 1))
+            out.append(element[close:])
+        last = b
+    if out:
+        out[-1] += html[last:]
+    return out or [html]
 
 
 def seat_link(room, seat: int | None, lang: str) -> str:
@@ -95,7 +123,7 @@ def rendered(env, rooms, room, viewer: int | None, lang: str) -> dict:
         if hit is not None and hit[0] == room.version:
             return hit[1]
         view = pages.view(env, room, viewer, lang)
-        view["parts"] = parts_of(view.pop("html"))
+        view["parts"] = pieces_of(view.pop("html"))
         view.update(_extras(rooms, room, viewer, lang))
         room.rendered[key] = (room.version, view)
         return view
@@ -194,7 +222,7 @@ async def _serve_page(ws: WebSocket, env, rooms) -> None:
     if full:
         await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
         return
-    current, sent, had, chatted, last, since = (held[0] if held else None), None, [], 0, -MIN_GAP, None
+    current, sent, had, chatted, last, since = (held[0] if held else None), None, {}, 0, -MIN_GAP, None
     receiving = asyncio.ensure_future(_frame(ws))
     try:
         while True:
@@ -216,10 +244,9 @@ async def _serve_page(ws: WebSocket, env, rooms) -> None:
                     sent, last, later, since = key, now, None, None
                     view = await run_in_threadpool(rendered, env, rooms, room, current, lang)
                     parts = view["parts"]
-                    same = len(had) == len(parts)
                     message = {k: v for k, v in view.items() if k != "parts"}
-                    message["parts"] = [None if same and (p is had[i] or p == had[i]) else p for i, p in enumerate(parts)]
-                    had = parts
+                    message["parts"] = [had.get(p, p) for p in parts]
+                    had = {p: i for i, p in enumerate(parts)}
                     await ws.send_json(message)
             if len(room.chat) > chatted:
                 lines = chat_lines(room, chatted, lang)

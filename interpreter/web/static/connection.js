@@ -2,7 +2,7 @@
 // It holds the seats whose secret tokens are in the address's #fragment and tells the page's other modules
 // what arrives, as events on `document`:
 //   rules:held  {seats}        the seat of each token (null: not a seat of this game)
-//   rules:view  {... , parts, changed}  the view, its parts whole again (`changed`: the indices that are new)
+//   rules:view  {... , html, parts}  the view: its HTML whole again from its parts (interpreter/web/live.py)
 //   rules:chat  {lines}        chat messages not shown yet
 // While the socket is down a banner says so; a choice made then is kept and sent once the connection is back
 // if the game still asks it, else the banner says it was dropped.
@@ -66,14 +66,9 @@ export function connect() {
     } else if (m.type === "notice") {
       notice(main.dataset.unknown);
     } else if (m.type === "view") {
-      const changed = [];
-      parts = m.parts.map((p, i) => {
-        if (p === null) return parts[i];
-        changed.push(i);
-        return p;
-      });
+      parts = m.parts.map((p) => (typeof p === "number" ? parts[p] : p));  // a number: a part of the last view
       m.parts = parts;
-      m.changed = changed;
+      m.html = parts.join("");
       latest = m;
       if (queued) resend(m); else if (!banner.hidden && banner.textContent === banner.dataset.lost) showBanner(null);
       emit("view", m);

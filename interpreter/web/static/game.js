@@ -9,7 +9,6 @@ const pass = document.getElementById("pass");
 let current = null;      // the view on screen
 let shownSeat;           // whose view is on screen
 let waiting = null;      // a view held back behind the "pass the device" screen
-let whole = true;        // the page's parts are not the view's (first view, after a pass): put them all
 
 document.addEventListener("rules:view", (event) => show(event.detail));
 
@@ -19,7 +18,6 @@ function show(m) {
     waiting = m;
     main.hidden = true;
     main.replaceChildren();  // the previous seat's view leaves the page, not only the screen
-    whole = true;
     document.getElementById("pass-text").textContent = main.dataset.pass.replace("{player}", m.player);
     document.getElementById("pass-ready").textContent = main.dataset.ready.replace("{player}", m.player);
     pass.hidden = false;
@@ -36,19 +34,9 @@ document.getElementById("pass-ready").addEventListener("click", () => {
 });
 
 function render(m) {
-  const seatChanged = current !== null && m.seat !== current.seat;
   current = m;
   shownSeat = m.seat;
-  if (whole || seatChanged || main.children.length !== m.parts.length) {
-    main.innerHTML = m.parts.join("\n");  // the server's escaped HTML
-  } else {
-    for (const i of m.changed) {
-      const box = document.createElement("template");
-      box.innerHTML = m.parts[i];
-      main.children[i].replaceWith(box.content);
-    }
-  }
-  whole = false;
+  main.innerHTML = m.html;  // the server's escaped HTML
   main.dataset.version = m.version;
   main.dataset.seat = m.seat === null ? "" : m.seat;
 }
