@@ -3,7 +3,8 @@ the log lines each reader was told (through that reader's view, in that reader's
 pages listening for changes. Every answer is checked against the pending decision and stored (committed)
 before it is acknowledged; bots play their seats afterwards, off the request path (interpreter.web.bots
 calls `bot_job` and `bot_step`); undo and a restart rebuild the Session by replaying the stored decisions
-from the seed. A log line is kept in every language of the game, so that each page reads it in its own.
+from the seed. A log line is kept in the game's language and in each language a page has asked for
+(`speak`), so that each page reads the log in its own.
 """
 from __future__ import annotations
 
