@@ -10,8 +10,14 @@
   alone at both points, for every game (CPU time, best of 7 batches: see `_per_call_ms`).
 - With --ismcts: one 3-player AGoT game, ISMCTS (50 simulations) as P1 against two random bots
   (goal: <= 90 s on one core).
+- With --peers: steps per CPU second with an observation read at every step (issue 34: keep ahead of the
+  Python peers): our adapters on B'Twixt 4p and King's Bounty 2p (OpenSpiel: `observation_tensor`,
+  `legal_actions`, `apply_action` of a random legal action; PettingZoo: `last()` and `step`), against
+  OpenSpiel's C++ games driven from Python (hearts, gin rummy, leduc poker: the same loop, chance nodes
+  sampled) and, where `rlcard` and `pygame` are installed (PettingZoo's `classic` extra), the Python peers:
+  PettingZoo's classic leduc and texas hold'em, and RLCard's gin rummy in its own loop.
 
-Run:  python bench/bench_bots.py [--games 100] [--ismcts] [--json]
+Run:  python bench/bench_bots.py [--games 100] [--ismcts] [--peers] [--json]
 """
 from __future__ import annotations
 
@@ -112,12 +118,109 @@ def ismcts_game(seed: int = 1) -> float:
     return time.process_time() - start
 
 
+def _spiel_steps(game, games: int, seed: int = 0) -> tuple:
+    """Steps (players' actions; chance outcomes are sampled but not counted) and CPU seconds of `games` random
+    games of a pyspiel game, reading the acting player's observation tensor (the information-state tensor
+    where a game has none) at every step."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    kind = game.get_type()
+    read = "observation_tensor" if kind.provides_observation_tensor else "information_state_tensor"
+    steps = decisions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            getattr(state, read)(state.current_player())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+        decided = getattr(state, "line", None)
+        decisions += sum(decided.taken) if decided is not None else 0
+    return steps, time.process_time() - start, decisions
+
+
+def _zoo_steps(env, games: int, seed: int = 0) -> tuple:
+    """Steps and CPU seconds of `games` random games of a PettingZoo AEC environment (`last()` reads the
+    observation and the mask at every step)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    steps = decisions = 0
+    start = time.process_time()
+    for k in range(games):
+        env.reset(seed=seed + k)
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                mask = observation["action_mask"] if isinstance(observation, dict) else info["action_mask"]
+                action = int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)
+            steps += 1
+        decisions += sum(env.line.taken) if hasattr(env, "line") else 0
+    return steps, time.process_time() - start, decisions
+
+
+def steps_per_second(games: int) -> dict:
+    """Ours against the peers (see the module's doc), steps per CPU second."""
+    import pyspiel
+    from interpreter.agents.openspiel_game import load_game
+    from interpreter.agents.pettingzoo_env import RulesEnv
+    out = {}
+    for name, players in (("btwixt", 4), ("kings_bounty", 2)):
+        load_game(name, players=players)  # built once per process, outside the timing
+        steps, cpu, decisions = 0, 0.0, 0
+        for seed in range(games):
+            s, c, d = _spiel_steps(load_game(name, players=players, seed=seed), 1, seed)
+            steps, cpu, decisions = steps + s, cpu + c, decisions + d
+        # (an option of several words is several steps of the fixed action space: decisions per second too)
+        out[f"ours_openspiel_{name}_{players}p"] = f"{round(steps / cpu)} ({round(decisions / cpu)} decisions/s)"
+        s, c, d = _zoo_steps(RulesEnv(name, players=players), games)
+        out[f"ours_pettingzoo_{name}_{players}p"] = f"{round(s / c)} ({round(d / c)} decisions/s)"
+    for name in ("hearts", "gin_rummy", "leduc_poker"):
+        s, c, _ = _spiel_steps(pyspiel.load_game(name), games if name != "leduc_poker" else 20 * games)
+        out[f"openspiel_cpp_{name}"] = round(s / c)
+    try:
+        import rlcard
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except Exception:  # noqa: BLE001 - PettingZoo's classic card games need rlcard and pygame
+        return out
+    for name, make in (("leduc_holdem", leduc_holdem_v4), ("texas_holdem", texas_holdem_v4)):
+        s, c, _ = _zoo_steps(make.env(), 20 * games)
+        out[f"pettingzoo_classic_{name}"] = round(s / c)
+    out["rlcard_gin_rummy"] = _rlcard_steps(rlcard.make("gin-rummy", config={"seed": 0}), games)
+    return out
+
+
+def _rlcard_steps(env, games: int) -> int:
+    """RLCard's own loop: each step's state holds the acting player's observation (made at every step)."""
+    import random as rnd
+    rng = rnd.Random(0)
+    steps = 0
+    start = time.process_time()
+    for _ in range(games):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+    return round(steps / (time.process_time() - start))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--ismcts", action="store_true", help="also time one AGoT game of ISMCTS against random")
+    ap.add_argument("--peers", action="store_true", help="only steps per second, ours against the peers")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.peers:
+        report = steps_per_second(min(args.games, 20))
+        print(json.dumps(report, indent=1) if args.json else "\n".join(f"{k}: {v} steps/s" for k, v in report.items()))
+        return
     game = load_compiled("btwixt")
     engine = engine_games(game, 4, args.games)
     report: dict = {"btwixt_4p_games": args.games, "engine_cpu_s": round(engine, 3), "goals": {"adapter_ratio": 1.5,

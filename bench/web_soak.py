@@ -1,7 +1,8 @@
 """Soak run of the web pages (issue 18 §4), for a person to look at: starts `rules serve` on a free port, plays a
 King's Bounty, a B'Twixt and an A Game of Thrones game in headless Chromium by clicking (one person, bots in the
-other seats) for a number of decisions each, and saves a screenshot of each page every --every decisions and at
-the end into --out. Not part of the test suite.
+other seats) for a number of decisions each, and saves screenshots of each page every --every decisions and at
+the end into --out, as a person sees them: at 1280×800 (a laptop), at 1920×1080 with --wide, and at 390×844 (a
+phone); with --full, of the whole page too. Not part of the test suite.
 
 Run:  python bench/web_soak.py [--out soak-shots] [--decisions 60] [--every 20] [--lang en]
 """
@@ -32,6 +33,8 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=20, help="a screenshot every this many decisions")
     ap.add_argument("--lang", default="en")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--wide", action="store_true", help="also at 1920×1080")
+    ap.add_argument("--full", action="store_true", help="also the whole page at 1280 wide")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with socket.socket() as s:
@@ -60,7 +63,7 @@ def main() -> None:
 
 
 def soak(browser, base: str, game: str, players: int, args) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(30_000)
     page.goto(f"{base}/?lang={args.lang}")
     form = page.locator(f"#game-{game} form")
@@ -79,9 +82,21 @@ def soak(browser, base: str, game: str, players: int, args) -> None:
         rng.choice(buttons).click()
         page.wait_for_selector(f'#view:not([data-version="{before}"])', state="attached")
         if n % args.every == 0:
-            page.screenshot(path=str(args.out / f"{game}-{n:04d}.png"), full_page=True)
-    page.screenshot(path=str(args.out / f"{game}-last.png"), full_page=True)
+            shoot(page, args, f"{game}-{n:04d}")
+    shoot(page, args, f"{game}-last")
     page.close()
+
+
+def shoot(page, args, name: str) -> None:
+    """The page as seen at 1280×800 (and 1920×1080, the whole page) and on a phone; back to 1280×800 after."""
+    sizes = [("", 1280, 800)] + ([("-wide", 1920, 1080)] if args.wide else []) + [("-phone", 390, 844)]
+    for suffix, width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(args.out / f"{name}{suffix}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    if args.full:
+        page.screenshot(path=str(args.out / f"{name}-full.png"), full_page=True)
 
 
 if __name__ == "__main__":

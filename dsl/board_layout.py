@@ -25,13 +25,12 @@ The engine draws nothing; front ends do. The checks on the result are dsl.board_
 """
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from dsl.board_checks import check_adjacency, check_layout
 from dsl.board_geometry import LABEL_SIZE, PathError, bbox, interior_point, parse_path
-from dsl.diagnostics import DiagnosticError, Report, Span, did_you_mean
-from dsl.inputs import read_text
-from dsl.yaml_records import load_yaml
+from dsl.diagnostics import Report, Span, did_you_mean
+from dsl.yaml_records import read_game_yaml
 
 MAX_COORD = 100_000
 MAX_POINTS = 50_000  # points in all the shapes of one layout: a detailed map has a few thousand
@@ -59,27 +58,10 @@ def check_board(root: Path, doc, voc, entity_ids: dict, board: dict, report: Rep
 
 def read_layout(root: Path, rel, doc, voc, entity_ids: dict, board: dict, report: Report, display=str) -> dict | None:
     """Read the layout file `rel` (a path inside the game folder) into `board`; report problems."""
-    where = doc.span(("table", "board", "layout"))
-    if not isinstance(rel, str) or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts:
-        report.error("CONTENT-OUTSIDE", f"table: board: layout '{rel}' must be a path inside the game folder", where, HINT)
+    ldoc = read_game_yaml(root, rel, doc.span(("table", "board", "layout")), "table: board: layout", HINT, report, display)
+    if ldoc is None:
         return None
-    path = root / rel
-    try:
-        inside = path.resolve().is_relative_to(root.resolve()) and path.is_file()
-    except (OSError, ValueError):
-        inside = False
-    if not inside:
-        report.error("CONTENT-MISSING", f"table: board: the layout file '{rel}' does not exist in the game folder", where, HINT)
-        return None
-    shown = display(path)
-    try:
-        ldoc, problems = load_yaml(shown, read_text(path, shown))
-    except DiagnosticError as err:
-        report.add(err.diagnostics)
-        return None
-    if problems:
-        report.add(problems)
-        return None
+    shown = ldoc.path
     data = ldoc.data
     if not isinstance(data, dict) or not isinstance(data.get("areas"), dict):
         report.error("LAYOUT-SHAPE", "the layout has no `areas:` mapping", Span(shown, 1, 1), HINT)

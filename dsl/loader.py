@@ -16,6 +16,8 @@ from dsl.lint import lint
 from dsl.limits import MAX_COPIES, MAX_GAME_RULE_TEXT, MAX_GLOB_FILES, deep_recursion
 from dsl.parser import parse_module
 from dsl.board_layout import check_board
+from dsl.looks import read_looks
+from dsl.bots_spec import BotsSpec, read_bots_spec
 from dsl.table_spec import read_table_spec
 from dsl.schema_check import load_schema, validate
 from dsl.translations import (Translations, check_localized, check_translations, language_name, localized, read_catalogue,
@@ -53,6 +55,7 @@ class GameContent:
     translations: Translations = field(default_factory=Translations)
     content_hash: str = ""
     report: Report = field(default_factory=Report)
+    bots: BotsSpec = field(default_factory=BotsSpec)  # what bots judge a position by (dsl.bots_spec)
 
     @property
     def id(self) -> str:
@@ -178,6 +181,8 @@ def _load_game(root: Path, texts: dict) -> GameContent:
                                                                   if sig.kind == "function"}, report, found.option_names)
     if voc.table.board:  # where and as what each area is drawn, and who neighbours whom (dsl.board_layout)
         check_board(root, doc, voc, content.entity_ids, voc.table.board, report, _display)
+    voc.table.looks = read_looks(root, manifest.get("looks"), doc, voc, report, _display)  # how it is drawn (dsl.looks)
+    content.bots = read_bots_spec(manifest.get("bots"), doc, voc, checker, report)
     functions = {n for n, sig in checker.signatures.items() if sig.kind == "function"} | set(voc.card_functions)
     check_translations(content.translations, found, _words_needed(content, doc, found.options), report, functions)
     _localize(content)
@@ -230,6 +235,11 @@ def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
     for name, t in voc.attributes.items():
         if t == "number":
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
+    for name in voc.table.variables:  # an entity variable the table shows on its components
+        needed.setdefault(name, doc.span(("vocabulary", "variables", name)))
+    for track in voc.table.looks.tracks:  # a track named by an identifier of the game
+        if isinstance(track.name, str):
+            needed.setdefault(track.name, doc.span(("looks",)))
     for name in voc.variants:  # `rules play --variant` names them in its first line
         needed.setdefault(name, doc.span(("variants", name)))
     for option in options:

@@ -12,12 +12,17 @@ the engine knows a particular game's zones.
       backs: {token: kind}              # what a face-down component's back shows: its kind or an attribute
       board: {zone: board, controller: controller, adjacent: adjacent}   # areas: who controls each, neighbours
       steps: [play_unit]                # menu options asked in two steps: first what, then where
+      totals: {bid_pile: influence}     # a zone shown with the sum of an attribute over what lies there
+
+How the table looks (cards, icons, colours, the board's styles, tracks) is the manifest's `looks:` (dsl.looks),
+read into `TableSpec.looks`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from dsl.diagnostics import Report, did_you_mean
+from dsl.looks import Looks
 
 MODES = ("all", "stacks", "top", "count", "none")
 
@@ -38,6 +43,9 @@ class TableSpec:
     backs: dict = field(default_factory=dict)  # kind -> "kind" or an attribute name
     board: dict = field(default_factory=dict)  # zone, controller (function), adjacent (attribute)
     steps: frozenset = frozenset()  # menu options whose entries a front end may ask in two steps
+    totals: dict = field(default_factory=dict)  # zone -> the number attribute summed over what lies there
+    on_components: tuple = ()  # the shown variables of entity scope: drawn on their components
+    looks: Looks = field(default_factory=Looks)  # how it all looks (dsl.looks)
 
     def show(self, zone: str) -> ZoneShow:
         return self.zones.get(zone, _DEFAULT)
@@ -87,6 +95,7 @@ def read_table_spec(raw, doc, voc, functions: dict, report: Report, options: set
         else:
             shown.append(name)
     spec.variables = tuple(shown)
+    spec.on_components = tuple(n for n in shown if voc.variables[n].scope == "entity")
     for kind, what in (raw.get("backs") or {}).items():
         if kind not in voc.kinds:
             report.error("REF-UNDEF", f"table: backs: no kind '{kind}'", where("backs", kind), did_you_mean(kind, voc.kinds))
@@ -116,4 +125,12 @@ def read_table_spec(raw, doc, voc, functions: dict, report: Report, options: set
         else:
             steps.append(name)
     spec.steps = frozenset(steps)
+    for zone, attribute in (raw.get("totals") or {}).items():
+        if zone not in voc.zones:
+            report.error("REF-UNDEF", f"table: totals: no zone '{zone}'", where("totals", zone), did_you_mean(zone, voc.zones))
+        elif voc.attributes.get(attribute) != "number":
+            report.error("REF-UNDEF", f"table: totals: no number attribute '{attribute}'", where("totals", zone),
+                         did_you_mean(str(attribute), [n for n, t in voc.attributes.items() if t == "number"]))
+        else:
+            spec.totals[zone] = attribute
     return spec

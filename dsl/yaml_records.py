@@ -20,7 +20,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
 from dsl.diagnostics import Diagnostic, Source, Span
-from dsl.inputs import control_character, printable
+from dsl.inputs import control_character, printable, read_text
 from dsl.limits import MAX_ALIAS_VALUES, MAX_DATA_DEPTH, MAX_INT
 
 
@@ -320,3 +320,32 @@ def load_yaml(path: str, text: str) -> tuple[YamlDoc, list[Diagnostic]]:
         problems.append(Diagnostic("YAML-SYNTAX", str(err).splitlines()[0] if str(err) else "invalid YAML", Span(path, 1, 1, 2, "")))
         doc.data = None
     return doc, problems
+
+
+def read_game_yaml(root, rel, where: Span, what: str, hint: str, report, display=str) -> "YamlDoc | None":
+    """A YAML file of the game folder the manifest names (a board's layout, the looks), read with positions:
+    None, with the problem reported at `where` (the manifest's field, named `what` in messages), when the path
+    leaves the folder, the file is missing, or it does not read as YAML."""
+    from pathlib import Path, PurePosixPath
+    from dsl.diagnostics import DiagnosticError
+    if not isinstance(rel, str) or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts:
+        report.error("CONTENT-OUTSIDE", f"{what} '{rel}' must be a path inside the game folder", where, hint)
+        return None
+    path = Path(root) / rel
+    try:
+        inside = path.resolve().is_relative_to(Path(root).resolve()) and path.is_file()
+    except (OSError, ValueError):
+        inside = False
+    if not inside:
+        report.error("CONTENT-MISSING", f"{what}: the file '{rel}' does not exist in the game folder", where, hint)
+        return None
+    shown = display(path)
+    try:
+        doc, problems = load_yaml(shown, read_text(path, shown))
+    except DiagnosticError as err:
+        report.add(err.diagnostics)
+        return None
+    if problems:
+        report.add(problems)
+        return None
+    return doc

@@ -48,7 +48,7 @@ def kb():
 
 @pytest.fixture(scope="session")
 def browser():
-    """One headless Debian `chromium` (Playwright) for the whole session, for every browser test."""
+    """One headless Chromium for the session's browser tests (Playwright with Debian's `chromium`)."""
     import shutil
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")

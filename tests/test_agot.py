@@ -143,7 +143,7 @@ def test_public_log_names_no_order_before_the_reveal(game):
 
 
 def test_orders_are_given_in_one_secret_wave(game):
-    session = Session(game, 6, 3)
+    session = Session(game, 6, 3, ("houses_fixed",))
     state = session.state
     first_wave = []
     for _ in range(6):
@@ -160,7 +160,7 @@ def test_orders_are_given_in_one_secret_wave(game):
 
 
 def test_too_few_orders_are_given_in_turn_order(game):
-    session = Session(game, 6, 3, start=False)
+    session = Session(game, 6, 3, ("houses_fixed",), start=False)
     session.call("setup")
     state = session.state
     greyjoy = 3

@@ -124,7 +124,7 @@ def test_decks_tides_cards_bids_and_the_ravens_peek_stay_hidden(game, players, v
 
 def test_the_ravens_peek_is_seen_by_its_holder_only(game):
     lines = []
-    session = Session(game, 6, 4, account=telling(lambda to, text: lines.append((to, text))), start=False)
+    session = Session(game, 6, 4, ("houses_fixed",), account=telling(lambda to, text: lines.append((to, text))), start=False)
     session.call("setup")
     state = session.state
     top = state.zone("wildling_deck").items[0]
@@ -147,7 +147,7 @@ def test_the_ravens_peek_is_seen_by_its_holder_only(game):
 
 
 def test_wildling_bids_are_secret_until_all_are_in(game):
-    session = Session(game, 4, 2, start=False)
+    session = Session(game, 4, 2, ("houses_fixed",), start=False)
     session.call("setup")
     state = session.state
     session.call("wildlings_attack", [8, None])
@@ -171,7 +171,7 @@ def test_a_six_player_game_can_be_followed_round_by_round(game, tmp_path, capsys
 
     for seed in range(40):
         lines = []
-        session = play(game, 6, seed, account=lambda to, text: lines.append((to, text)), policy=_raven_peeks)
+        session = play(game, 6, seed, ("houses_fixed",), account=lambda to, text: lines.append((to, text)), policy=_raven_peeks)
         public = "\n".join(text for to, text in lines if to is None)
         if "The wildlings attack" in public and "Clash of Kings" in public and "Messenger Raven to look" in public:
             break

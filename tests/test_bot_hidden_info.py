@@ -246,7 +246,7 @@ def _decoded(encoder, tensor, state, player: int) -> list:
         owner = zone.owner
         if isinstance(owner, Entity):
             key = (zone.name, "on")
-            on = (1 + encoder.index[owner.id]) / n if can_see(owner, player) else -1.0
+            on = (1 + encoder.index[owner.id]) / (n + 1) if can_see(owner, player) else 1.0  # (scaled: encoding.py)
         else:
             key = (zone.name, owner if isinstance(owner, int) else None)  # seats are absolute
             on = 0.0

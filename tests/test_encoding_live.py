@@ -100,7 +100,7 @@ def test_pettingzoo_live_observation_is_the_full_encoding(name, players):
 @pytest.mark.parametrize("name,players", GAMES)
 def test_information_state_tensor_is_the_observation_then_the_record(name, players):
     """The information-state tensor: the observation (seats absolute, the observer named), then each component
-    the player has seen before, then each seat's decisions taken / 100."""
+    the player has seen before, then each seat's decisions taken / the game's max_decisions."""
     state = load_game(name, players=players, seed=6).new_initial_state()
     enc = state.get_game().encoder
     rng = random.Random(9)
@@ -116,6 +116,6 @@ def test_information_state_tensor_is_the_observation_then_the_record(name, playe
                 seen = info[enc.size:enc.size + len(enc.ids)]
                 assert {enc.ids[k] for k in np.flatnonzero(seen)} == set(state.line.seen[p])
                 taken = info[enc.size + len(enc.ids):]
-                assert np.allclose(taken, [t / 100 for t in state.line.taken])
+                assert np.allclose(taken, [t / state.get_game().max_decisions for t in state.line.taken])
         state.apply_option(rng.randrange(len(state.line.decision.values)))
     assert any(state.line.taken)

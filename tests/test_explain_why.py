@@ -89,7 +89,7 @@ def test_agot_final_strength_shows_units_and_two_modifiers_with_their_sources(tm
     """Ser Kevan doubles the attacker's footmen; Balon Greyjoy, the defender's card, brings Kevan's printed
     strength to 0: the attacker's final strength shows both modifiers, whose they are and where they are written."""
     lines: list = []
-    path, session = _logged(tmp_path, "agot", 6, 10, _favourites, lines=lines)
+    path, session = _logged(tmp_path, "agot", 6, 10, _favourites, ("houses_fixed",), lines=lines)
     code, out, err = run(capsys, "explain", path, "--why", "final_strength(attacker)", "--at", 339)
     assert code == 0, err
     text = out.splitlines()

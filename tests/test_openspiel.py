@@ -36,12 +36,16 @@ def test_game_shape():
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     state = game.new_initial_state()
     assert state.current_player() == state.line.to_act()
-    # the fixed action space: the legal actions are the first words of the options' labels
+    # the fixed action space: the legal actions are the whole options naming components or players (each
+    # its own id), and the first words of the others
     assert state.legal_options() == list(range(len(state.line.decision.values)))
     space = game.space
     assert game.num_distinct_actions() == space.size
-    assert [space.word(a) for a in state.legal_actions()] == sorted({label.split(" ")[0] for label in state.line.decision.labels},
-                                                                     key=space.ids.get)
+    labels = state.line.decision.labels
+    wanted = {label if tuple(space.ids[w] for w in label.split(" ")) in space.whole else label.split(" ")[0] for label in labels}
+    assert any(" " in w for w in wanted)  # King's Bounty's first turn offers whole options (play_domain x)
+    assert sorted(space.word(a) for a in state.legal_actions()) == sorted(wanted)
+    assert all(state.action_to_string(state.current_player(), a) == space.word(a) for a in state.legal_actions())
     indices = load_game("kings_bounty", players=4, seed=1, actions="indices").new_initial_state()
     assert indices.legal_actions() == list(range(len(indices.line.decision.values)))
 

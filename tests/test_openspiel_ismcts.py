@@ -83,8 +83,9 @@ def test_rules_play_with_an_ismcts_agent(capsys):
     ("simulations", "write KEY=VALUE"),
     ("budget=3", "no agent takes 'budget'"),
     ("simulations=many", "simulations is a whole number"),
-    ("simulations=0", "must be positive"),
-    ("uct_c=nan", "must be positive"),
+    ("simulations=0", "must be from 1 to 10000"),
+    ("uct_c=nan", "must be from 0 to 100"),
+    ("horizon=-1", "must be from 0 to 10000"),
 ])
 def test_bad_agent_args_are_usage_errors(arg, message, capsys):
     code = main(["play", "kings_bounty", "--agents", "ismcts", "--agent-arg", arg, "--quiet"])

@@ -32,10 +32,8 @@ def test_a_whole_game_with_masks_and_rewards():
             env.step(None)
             continue
         mask = observation["action_mask"]
-        # the fixed action space: the words that begin or continue a legal option
-        firsts = {label.split(" ")[len(env.picker.prefix) if env.picker else 0] for label in env.line.decision.labels
-                  if len(label.split(" ")) > (len(env.picker.prefix) if env.picker else 0)}
-        assert 0 < mask.sum() <= max(len(firsts), 1) + 1
+        # the fixed action space: whole options and the words that begin or continue a legal option
+        assert 0 < mask.sum() <= len(env.line.decision.labels) + 1
         # the other agents have nothing to do now
         for other in env.possible_agents:
             if other != agent:
@@ -52,8 +50,8 @@ def test_the_same_seed_deals_the_same_game():
     a, b = RulesEnv("btwixt", players=4), RulesEnv("btwixt", players=4)
     a.reset(seed=9)
     b.reset(seed=9)
-    assert (a.observe("P1")["observation"] == b.observe("P1")["observation"]).all()
-    assert a.observation_text("P2") == b.observation_text("P2")
+    assert (a.observe("player_0")["observation"] == b.observe("player_0")["observation"]).all()
+    assert a.observation_text("player_1") == b.observation_text("player_1")
 
 
 def test_observations_hide_other_players_cards():
@@ -89,7 +87,7 @@ def test_bad_input_is_a_clear_error():
     indices.reset(seed=1)
     assert indices.observe(indices.agent_selection)["action_mask"].sum() == len(indices.line.decision.values)
     with pytest.raises(DiagnosticError, match="actions="):
-        RulesEnv("kings_bounty", actions="words")
+        RulesEnv("kings_bounty", actions="letters")
 
 
 def test_step_option_plays_the_engines_game_in_the_fixed_action_space():

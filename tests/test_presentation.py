@@ -85,6 +85,55 @@ def shown_texts(decision: Decision, state, session=None) -> list[str]:
     return texts
 
 
+_TIP = re.compile(r'<span class="tip" role="tooltip"><b>(.*?)</b><br>(.*?)</span>', re.S)
+_ATTRS = re.compile(r'\s(?:title|aria-label|alt)="([^"]*)"')
+_REF = re.compile(r'\sdata-(?:ref|area)="([^"]*)"')
+
+
+def markup_words(html_text: str, printed: list | None = None, refs: list | None = None) -> str:
+    """What a page's markup says to a reader: its text and the words of its `title`, `aria-label` and `alt`
+    attributes (a browser shows them on hover or reads them aloud), without the printed card texts (put in
+    `printed`: they may name other cards, and are checked to be texts of components the reader sees) and
+    with the ids the markup names put in `refs` (each must be of a component the reader sees)."""
+    import html as htmlmod
+
+    def cut(m):
+        if printed is not None:
+            printed.append(f"{htmlmod.unescape(m.group(1))}: {htmlmod.unescape(m.group(2))}")
+        return " "
+    html_text = _TIP.sub(cut, html_text)
+    if refs is not None:
+        refs.extend(htmlmod.unescape(r) for r in _REF.findall(html_text))
+    said = " ".join(htmlmod.unescape(a) for a in _ATTRS.findall(html_text))
+    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text)) + " " + said
+
+
+def scene_leaks(session, viewer, lang: str = "en") -> list:
+    """The scene drawn for `viewer` (interpreter.present.scene, as interpreter.web.draw writes it: card faces,
+    badges, tokens on the board, tracks, titles) names no component hidden from it, prints no text of one, and
+    attaches no hidden component's id to anything."""
+    pytest.importorskip("markupsafe")
+    from interpreter.present.scene import scene
+    from interpreter.present.scene_board import static_board
+    from interpreter.web import draw
+    state = session.state
+    model = table_model(session, viewer, lang)
+    pr = Presenter(state, viewer, lang)
+    drawn = scene(model, state, pr)
+    parts = [draw.zone_html(z, model.texts) for p in [drawn.me, *drawn.others] if p for z in p.zones]
+    parts += [draw.zone_html(z, model.texts, True) for z in drawn.shared] + [draw.track_html(t) for t in drawn.tracks]
+    if drawn.board is not None:
+        parts.append(draw.board_svg(drawn.board, draw.labels_svg(static_board(state, state.voc.table, pr)), {"board": "board"}))
+    printed, refs = [], []
+    words = markup_words("".join(parts), printed, refs)
+    found = leaks(state, viewer, [words], lang)
+    seen = {f"{_describe(e, lang, state)}: {card_text(e, lang)}" for e in state.entities.values() if can_see(e, viewer)}
+    found += [f"printed text {t!r}" for t in printed if t not in seen]
+    areas = {a.ref for a in model.areas}
+    found += [f"id {r!r}" for r in refs if r not in areas and not can_see(state.entities[r], viewer)]
+    return found
+
+
 def keys_leak(decision: Decision, state, lang: str = "en", session=None) -> list:
     """Printed texts shown (an option's key, the texts the table spells out) not of a component the decider sees."""
     keys = [f"{name}: {text}" for option in shown_to(decision, state).keys for name, text in option]
@@ -143,6 +192,9 @@ def test_nothing_shown_to_the_decider_names_a_hidden_component(name, players, va
             assert not found, f"seed {seed} ({lang}), {d.source!r} shown to P{d.player + 1}: {found}"
             assert not keys_leak(d, state, lang, session), f"seed {seed}, {d.source!r}: keys {keys_leak(d, state, lang, session)}"
             assert d.source not in shown_to(d, state).prompt or d.question.words is not None
+            if checked % 7 == 0:  # the page's scene too (not at every decision: it is the slowest to draw)
+                found = scene_leaks(session, d.player, lang)
+                assert not found, f"seed {seed} ({lang}), the scene drawn for P{d.player + 1} at {d.source!r}: {found}"
             checked += 1
             session.answer(rng.randrange(len(d.values)))
         assert lines, "the game told nothing"

@@ -36,7 +36,8 @@ def _records_of(session) -> dict:
 def test_the_score_shown_is_what_the_final_scoring_would_give_now(name, players):
     game = load_compiled(name)
     for seed in range(2):
-        session = Session(game, players, seed)
+        # AGoT's seats take their Houses in the sheets' order: the scoring on a copy needs Houses from the start
+        session = Session(game, players, seed, ("houses_fixed",) if name == "agot" else ())
         rng = random.Random(seed)
         step = 0
         while session.pending is not None:

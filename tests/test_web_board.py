@@ -83,29 +83,45 @@ def test_march_options_name_the_areas_they_go_to():
 
 
 def test_the_board_is_drawn_from_the_table_model():
-    pytest.importorskip("jinja2")
-    from interpreter.web.board import board, colour
+    """AGoT at 3 players: every area is drawn (the ones out of play greyed, with the reason, never left out), each
+    controlled one in its house's colour, what lies there as tokens, the areas an option names chosen."""
+    from interpreter.present.scene import scene
+    from interpreter.present.scene_board import static_board
+    from interpreter.present.words import Presenter
     game = load_compiled("agot")
-    session = Session(game, 3, 2)
+    session = Session(game, 3, 2, ("houses_fixed",))  # the board after setup: P3 leads Stark
     model = table_model(session, 0)
-    drawn = board(model, game.content.vocabulary.table.board, {"winterfell"})
-    assert len(drawn.nodes) == len(model.areas) > 30 and len(drawn.edges) > len(drawn.nodes)  # areas in play at 3
-    winterfell = next(n for n in drawn.nodes if n.ref == "winterfell")
-    assert winterfell.chosen and winterfell.controller is not None and winterfell.fill == colour(winterfell.controller)
-    assert any("Stark" in c or "Старк" in c for c in winterfell.contents)
+    state, spec = session.state, game.content.vocabulary.table
+    pr = Presenter(state, 0)
+    drawn = scene(model, state, pr, chosen={"winterfell"}).board
+    static = static_board(state, spec, pr)
+    assert len(static.areas) == len(drawn.areas) == 58  # every area of the map, in play or not
+    greyed = [a for a in drawn.areas if a.greyed]
+    assert 10 < len(greyed) < 30 and drawn.greyed == [greyed[0].greyed] and "out of play" in greyed[0].greyed
+    winterfell = next(a for a in drawn.areas if a.ref == "winterfell")
+    assert winterfell.chosen and winterfell.controller is not None
+    assert winterfell.colour == spec.looks.colours[state.player_vars[winterfell.controller]["house"]]
+    assert any(p.card.icon == "mounted-knight" for p in winterfell.pieces)
+    assert all(not a.chosen for a in drawn.areas if a.ref != "winterfell")
     kb = load_compiled("kings_bounty")
-    assert board(table_model(Session(kb, 2, 0), 0), kb.content.vocabulary.table.board, set()) is None
+    kbs = Session(kb, 2, 0)
+    assert scene(table_model(kbs, 0), kbs.state, Presenter(kbs.state, 0)).board is None
 
 
 def test_a_board_without_a_layout_is_drawn_on_a_ring(tmp_path):
-    pytest.importorskip("jinja2")
-    from interpreter.web.board import board
+    from interpreter.present.scene import scene
+    from interpreter.present.scene_board import static_board
+    from interpreter.present.words import Presenter
     folder = _copy(tmp_path, "")
     manifest = folder / "game.yaml"
     manifest.write_text(manifest.read_text().replace(", layout: layout.yaml", ""))
     game = load_compiled(str(folder))
-    drawn = board(table_model(Session(game, 2, 0), 0), game.content.vocabulary.table.board, set())
-    assert len({(round(n.x), round(n.y)) for n in drawn.nodes}) == 3
+    session = Session(game, 2, 0)
+    pr = Presenter(session.state, 0)
+    static = static_board(session.state, game.content.vocabulary.table, pr)
+    assert len({(round(a.circle[0]), round(a.circle[1])) for a in static.areas}) == 3
+    drawn = scene(table_model(session, 0), session.state, pr).board
+    assert [a.label for a in drawn.areas] == [a.label for a in static.areas]  # both layers put each area in one place
 
 
 def test_every_web_phrase_is_written_in_every_language():

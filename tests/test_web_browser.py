@@ -1,6 +1,6 @@
 """Games played by clicking in a real browser (issue 18 §4): Playwright driving Debian's headless `chromium`
 against a `rules serve` app on uvicorn, in a thread of this process (so a test can compare the page with the
-server's state). One server and one browser per module; each test makes its own games.
+server's state). One server per module and one browser per test session (tests/conftest.py); each test makes its own games.
 
 - King's Bounty, one person and three bots, a whole game; its downloaded log replays to the same final state
   as the same decisions given to a Session.
@@ -46,9 +46,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", [WEB_GAME])
+def serving(tmp_path_factory, folders: list):
+    """A `rules serve` app on uvicorn in a thread of this process, its games compiled before the first page
+    asks: yields (app, base address) until the module is done."""
+    from interpreter.runtime.games import load_compiled
+    app = make_app(tmp_path_factory.mktemp("web") / "games.sqlite3", folders)
+    for ref in app.state.rooms.games.values():
+        load_compiled(ref)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=16384))
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -60,6 +64,11 @@ def server(tmp_path_factory):
     yield app, f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serving(tmp_path_factory, [WEB_GAME])
 
 
 @pytest.fixture
@@ -170,7 +179,7 @@ def test_agot_two_rounds_at_three_players_with_marches_clicked_on_the_map(server
     rng, map_marches = random.Random(2), 0
     while room.session.state.game_vars.get("round", 0) <= 2 and wait_turn(page):
         prompt = page.locator("#question .prompt").inner_text()
-        areas = page.locator("svg.board g.area.chosen").all()
+        areas = page.locator("svg.board-dyn use.chosen").all()
         if prompt.startswith("March from") and areas:
             before = version(page)
             rng.choice(areas).click()  # a click on the map: the one march there is chosen, or the options there listed
@@ -192,7 +201,7 @@ _PRINTED = re.compile(r'<span class="tip" role="tooltip"><b>(.*?)</b><br>(.*?)</
 _KEY = re.compile(r"<p><b>(.*?)</b>: (.*?)</p>", re.S)
 
 
-_LOG = re.compile(r'<section id="log" class="log">(.*?)</section>', re.S)
+_LOG = re.compile(r'<details id="log" class="log"[^>]*>(.*?)</details>', re.S)
 _LINE = re.compile(r"<li[^>]*>(?:<span class=\"newmark\">[^<]*</span> )?(.*?)</li>", re.S)
 
 
@@ -211,7 +220,9 @@ def _texts_of(html_text: str, printed: list, logged: list) -> str:
         else:
             printed.append(f"{htmlmod.unescape(m.group(1))}: {htmlmod.unescape(m.group(2))}")
         return " "
-    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", _PRINTED.sub(cut, html_text)))
+    html_text = _PRINTED.sub(cut, html_text)
+    said = " ".join(htmlmod.unescape(a) for a in re.findall(r'\s(?:title|aria-label|alt)="([^"]*)"', html_text))
+    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text)) + " " + said  # with what hovering or a reader tells
 
 
 def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, browser):
@@ -305,7 +316,7 @@ def test_hot_seat_passes_the_device_and_a_script_name_shows_as_text(server, page
     for _ in range(2):  # P1 takes a card, then says where they stand
         before = version(page)
         page.locator("#question button.opt", has_text="Plain card").first.click() if _ == 0 else \
-            page.locator("svg.board g.area.chosen").first.click()
+            page.locator("svg.board-dyn use.chosen").first.click()
         wait_past(page, before, "#pass:not([hidden])")
     assert page.locator("#pass").is_visible()
     assert page.locator("#view #table").count() == 0  # P1's view is gone from the page, not only hidden

@@ -290,11 +290,10 @@ def test_an_answer_the_store_cannot_commit_is_refused_and_the_game_stays_as_stor
 
 
 def _words_of(html_text: str) -> str:
-    """A page's words without the printed card texts (checked apart in tests/test_web_browser.py) and markup."""
-    import html as htmlmod
-    html_text = re.sub(r'<span class="tip" role="tooltip">.*?</span>|<section id="log" class="log">.*?</section>', " ",
-                       html_text, flags=re.S)
-    return htmlmod.unescape(re.sub(r"<[^>]+>", " ", html_text))
+    """A page's words and the words of its title and aria-label attributes, without the printed card texts
+    (checked apart in tests/test_web_browser.py), its log and markup."""
+    from tests.test_presentation import markup_words
+    return markup_words(re.sub(r'<details id="log" class="log"[^>]*>.*?</details>', " ", html_text, flags=re.S))
 
 
 def test_a_spectator_and_each_seat_see_nothing_hidden_from_them(server):

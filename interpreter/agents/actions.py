@@ -10,11 +10,16 @@ components, players, zones, numbers and words it names, e.g. `give order_3 winte
 
 So an id means the same word in every state: `footman_2` is always the same id, `give` too. An option
 that is one word (most choices: a component, a player, a number, `done`, a menu option naming nothing)
-is chosen by that word's id. An option of several words (a menu option and what it names) is chosen
-word by word: its name, then each thing it names; after each word, only the words that continue a
-legal option are legal, a word that leaves a single option completes it, and `<end>` ends an option
-that is also the beginning of a longer one. `Picker` keeps the words picked so far (observed as part
-of the pending decision). Option indices stay available (`actions="indices"` in the adapters).
+is chosen by that word's id. After the words come **whole options**: every option of a menu that names
+only components and players (`play_unit orc_1 castle_3`, `support P2`), enumerated from the rule text
+(each option's name times every component or seat each of its bindings may hold, an option with at most
+`WHOLE_PER_OPTION` of them): such an option is chosen by its own id, in one step, and that id means
+that option in every state. The other options of several words (one naming a number, a list, or more
+than the cap allows) are chosen word by word: the name, then each thing it names; after each word, only
+the words that continue a legal option are legal, a word that leaves a single option completes it, and
+`<end>` ends an option that is also the beginning of a longer one. `Picker` keeps the words picked so
+far (observed as part of the pending decision). An option naming a component its decider cannot see
+(`?k`) goes word by word too. Option indices stay available (`actions="indices"` in the adapters).
 
 A component the decider cannot see never reads as its id: it reads `?k`, the k-th such component in
 the order the options name them, so no action reveals what is hidden.
@@ -24,6 +29,7 @@ from __future__ import annotations
 import ast
 import re
 
+from dsl import ast as dsl_ast
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen.library import MenuChoice
 from interpreter.core.decisions import label_of, player_label
@@ -33,13 +39,14 @@ from interpreter.present.views import can_see
 END = "<end>"
 NUMBERS = 256
 HIDDEN_SLOTS = 64
+WHOLE_PER_OPTION = 20_000  # an option with more combinations of what it names than this goes word by word
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class ActionSpace:
     """The words of one game's labels, each with its stable id (see the module's doc)."""
 
-    def __init__(self, game, players: int):
+    def __init__(self, game, players: int, whole: bool = True):
         content = game.content
         words, numbers = game.derived.get("action_words") or _content_words(game)
         game.derived["action_words"] = (words, numbers)
@@ -52,11 +59,29 @@ class ActionSpace:
         self.words: list[str] = fixed + sorted(w for w in words if w not in taken)
         self.ids: dict[str, int] = {w: i for i, w in enumerate(self.words)}
         self.components = set(ids)
-        self.size = len(self.words)
+        self.word_count = len(self.words)  # ids below this are words; from it on, whole options
+        # whole options: their words (as ids) -> (their id,), and each id's words
+        shapes = game.derived.get("option_shapes")
+        if shapes is None:
+            shapes = game.derived["option_shapes"] = option_shapes(content)
+        self.whole: dict[tuple, tuple] = {}
+        self.wholes: list[tuple] = []
+        for name, domains in (shapes if whole else ()):  # whole=False: words alone (`actions="words"`)
+            for row in _combinations(self.ids[name], domains, [self.ids[c] for c in ids],
+                                     [self.ids[s] for s in seats]):
+                if row not in self.whole:
+                    self.whole[row] = (self.word_count + len(self.wholes),)
+                    self.wholes.append(row)
+        self.size = self.word_count + len(self.wholes)
+        # the most actions one decision can take: the words of its longest label, and `<end>`
+        self.most_words = 1 + (game.derived.get("most_words") or game.derived.setdefault("most_words", most_words(content)))
         self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
 
     def word(self, action: int) -> str:
-        return self.words[action]
+        """An action's words: a word, or a whole option's label."""
+        if action < self.word_count:
+            return self.words[action]
+        return " ".join(self.words[i] for i in self.wholes[action - self.word_count])
 
     def tokens(self, state, decision, player: int) -> list[tuple]:
         """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
@@ -79,13 +104,19 @@ class ActionSpace:
                         continue
                 else:
                     head = ids.get(option[0])
-                    if head is not None and len(option[1]) == 1 and not option[2]:  # most: a name and a component
-                        v = bound[option[1][0]]
-                        if type(v) is Entity and v.id in components:
+                    if head is not None and not option[2] and len(option[1]) <= 2:  # most: a name and one or two components
+                        row = (head,)
+                        for j in option[1]:
+                            v = bound[j]
+                            if type(v) is not Entity or v.id not in components:
+                                break
                             w = v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}")
-                            if w in ids:
-                                out.append((head, ids[w]))
-                                continue
+                            if w not in ids:
+                                break
+                            row += (ids[w],)
+                        else:
+                            out.append(self.whole.get(row, row))
+                            continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
                         v = bound[j]
@@ -111,7 +142,7 @@ class ActionSpace:
         return out
 
     def _row(self, words: list, entities, player: int, hidden: dict) -> tuple:
-        """An option's words as ids, a component `player` cannot see as the next `?k`."""
+        """An option's words as ids, a component `player` cannot see as the next `?k`; a whole option as its id."""
         row = []
         ids, components = self.ids, self.components
         for w in words:
@@ -123,7 +154,73 @@ class ActionSpace:
                     "RUN-ERROR", f"an option reads '{w}', a word the game's action space does not hold",
                     hint="use the option indices (actions='indices') for this game")])
             row.append(i)
-        return tuple(row)
+        row = tuple(row)
+        return self.whole.get(row, row) if len(row) > 1 else row
+
+
+def option_shapes(content) -> list:
+    """Per menu option of the rule text that names only components and players: its name and, per word it
+    names, "component" or "player" (an option naming a number, a text or a list has no whole id)."""
+    out = []
+    seen = set()
+    for module in content.modules:
+        for node in _walk(module):
+            if not isinstance(node, dsl_ast.Option) or not node.params or not _WORD.match(node.name):
+                continue
+            types = {b.var: b.coll.type for b in node.bindings}
+            domains = []
+            for name in node.params:
+                t = types.get(name)
+                domains.append("player" if t == "list[player]" else "component" if t in ("zone", "list[entity]") else None)
+            shape = (node.name, tuple(domains))
+            if None not in domains and shape not in seen:
+                seen.add(shape)
+                out.append(shape)
+    return out
+
+
+def most_words(content) -> int:
+    """The most words an option's label can hold, from the rule text (`label_of`): a component, player, number
+    or word is one, a zone at most three (`hand of P2`), a list or a value of unknown type at most one per
+    component and three more; a menu option its name and what it shows."""
+    n = len(content.entity_ids) + 3
+
+    def words(t) -> int:  # an element of a collection of type t
+        if t == "zone":
+            return 1
+        if isinstance(t, str) and t.startswith("list[") and t.endswith("]"):
+            element = t[5:-1]
+            return 3 if element == "zone" else n if element == "any" or element.startswith("list[") else 1
+        return n
+
+    most = 3  # the engine's own question (which ability resolves first) names one ability
+    for module in content.modules:
+        for node in _walk(module):
+            if isinstance(node, dsl_ast.Option):
+                types = {b.var: b.coll.type for b in node.bindings}
+                most = max(most, 1 + sum(words(types.get(p)) for p in node.params))
+            elif isinstance(node, (dsl_ast.Choose, dsl_ast.ChooseOrder)):
+                most = max(most, words(node.coll.type))
+    return most
+
+
+def _walk(node):
+    yield node
+    for child in dsl_ast.children(node):
+        yield from _walk(child)
+
+
+def _combinations(head: int, domains: tuple, components: list, seats: list):
+    """Every row of word ids of an option: its name, then each combination of what it names (none past the cap)."""
+    size = 1
+    for d in domains:
+        size *= len(components) if d == "component" else len(seats)
+    if size > WHOLE_PER_OPTION:
+        return
+    rows = [(head,)]
+    for d in domains:
+        rows = [r + (w,) for r in rows for w in (components if d == "component" else seats)]
+    yield from rows
 
 
 def _content_words(game) -> tuple:

@@ -3,28 +3,34 @@
 Seats are absolute (P1 is always seat 0) and the observer is named in the tensor: the same public fact reads
 the same in every seat's tensor, so a change is encoded once for all seats (`encoding_live`).
 
-Observation tensor, in this order:
+Observation tensor, in this order (every feature is named, with its range: `Encoder.spec()`, the adapters'
+`observation_spec()`); every value lies in [0, 1], but a number variable with no `max:` in the vocabulary:
 1. One row per component (sorted ids), `width` numbers:
    - slot 0: the observer does not see it (then the rest of the row is 0); else one of the zone slots:
      a game zone, a player's zone per seat, or a zone on components (by name: `units`, `garrison`);
-   - `on`: for a zone on a component, which one: 1 + that component's index / number of components
-     (-1 when the observer cannot see the component the zone lies on, 0 for other zones);
+   - `on`: for a zone on a component, which one: (1 + that component's index) / (number of components + 1);
+     1 when the observer cannot see the component the zone lies on, 0 for other zones;
    - `top`: it is the top (first) component of its zone;
    - `face_down`: it lies face down (and the observer still knows it);
    - `picked`: the pending decision's answer so far names it (a multi-pick, or an option picked word by word);
-   - `under`: how many components the observer cannot see lie in the zones on it;
-   - then its numeric, yes/no and player-valued component variables (a player as 1 + its seat).
-2. Per game zone and per player zone and seat: how many components lie there that the observer cannot see.
-3. The numeric, yes/no and player variables of the game, then of every seat.
+   - `under`: how many components the observer cannot see lie in the zones on it, / number of components;
+   - then its numeric, yes/no and player-valued component variables (below).
+2. Per game zone and per player zone and seat: how many components lie there that the observer cannot see,
+   / number of components.
+3. The numeric, yes/no and player variables of the game, then of every seat: yes/no as 1/0; a player as
+   (1 + its seat) / the most players the game allows (0: none); a number divided by its `max:` in the
+   vocabulary and kept within [-1, 1] (within [0, 1] for one that is never negative), or as it is where
+   the vocabulary gives no `max:` (the spec then says its range is unbounded).
 4. The observer: one-hot per seat.
 5. The pending decision: who answers (one-hot per seat) and whether it is secret; and, only when the
    observer is the one answering (which question another player is asked may hang on what it holds,
    so it reads only "P2 decides", as in the strings): which question (one-hot over the game's
    questions, a last slot for the engine's own "which ability resolves first"), its kind (choose, menu,
-   pick, order), how many options, and the words picked so far towards its answer (multi-hot over the
-   action space of `actions.ActionSpace`).
+   pick, order), how many options / 256 (at most 1), and the words picked so far towards its answer
+   (multi-hot over the words of the action space of `actions.ActionSpace`, not its whole options).
 Information-state tensor: the observation, then per component whether the observer has seen it before
-(it may remember it though it cannot see it now), then per seat how many decisions it has taken / 100.
+(it may remember it though it cannot see it now), then per seat how many decisions it has taken, divided by
+the game's `max_decisions` (or by 1000 where the manifest gives none).
 Everything is read through `views.can_see`: nothing the view does not show.
 `encode` here is the plain reading of the table, the reference; `encode(..., session=)` is the same tensor
 kept along the session (`encoding_live`), which tests compare with it at every step.
@@ -38,11 +44,13 @@ import numpy as np
 
 from interpreter.core.decisions import Question
 from interpreter.core.state import Entity
-from interpreter.agents.encoding_live import encode_live, getter, number
+from interpreter.agents.encoding_live import ON_HIDDEN, encode_live, getter, number
 from interpreter.present.views import can_see
 
 KINDS = ("choose", "menu", "pick", "order")
 PER_COMPONENT = ("on", "top", "face_down", "picked", "under")
+OPTIONS_SCALE = 256  # the options of a decision: how many / this, at most 1
+DECISIONS_SCALE = 1000  # decisions taken, where the manifest declares no max_decisions
 ROW_CACHE = 50_000  # rows kept as bytes by what they show (`row`); past this many the cache starts again
 
 
@@ -67,13 +75,19 @@ class Encoder:
             else:
                 self.slots[(name, "on")] = len(self.slots) + 1
         self.zone_width = len(self.slots) + 1  # slot 0: not seen
-        self.entity_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "entity" and _encodable(v.type)]
+        most = content.manifest["players"]["max"]
+        declared = (content.manifest.get("vocabulary") or {}).get("variables") or {}
+        scaled = {n: _scale(v.type, (declared.get(n) or {}).get("max"), most) for n, v in voc.variables.items()}
+        self.entity_vars = [(n, scaled[n]) for n, v in voc.variables.items() if v.scope == "entity" and _encodable(v.type)]
         self.width = self.zone_width + len(PER_COMPONENT) + len(self.entity_vars)
-        self.game_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "game" and _encodable(v.type)]
-        self.player_vars = [(n, v.type) for n, v in voc.variables.items() if v.scope == "player" and _encodable(v.type)]
+        self.game_vars = [(n, scaled[n]) for n, v in voc.variables.items() if v.scope == "game" and _encodable(v.type)]
+        self.player_vars = [(n, scaled[n]) for n, v in voc.variables.items() if v.scope == "player" and _encodable(v.type)]
+        self.count_scale = 1.0 / max(1, len(self.ids))  # counts of components: / how many the game has
+        self.decisions_scale = 1.0 / (content.manifest.get("max_decisions") or DECISIONS_SCALE)
         questions = [v for v in game.namespace.values() if isinstance(v, Question)]
         self.questions = {id(q): i for i, q in enumerate(questions)}
         self.question_sources = {q.source: i for i, q in enumerate(questions)}
+        self.question_texts = [" ".join(q.source.split())[:60] for q in questions]
         self.n_questions = len(questions) + 1
         self.at_counts = len(self.ids) * self.width
         self.at_vars = self.at_counts + len(self.counted)
@@ -85,11 +99,11 @@ class Encoder:
         self.kind_at = {kind: self.at_question + self.n_questions + k for k, kind in enumerate(KINDS)}
         self.at_secret = self.at_question + self.n_questions + len(KINDS)
         self.at_options = self.at_secret + 1
-        self.size = self.at_picked + (space.size if space is not None else 0)
+        self.size = self.at_picked + (space.word_count if space is not None else 0)
         self.info_size = self.size + len(self.ids) + players
         # for `encoding_live`: where each component's row starts, `on` naming each, rows as bytes
         self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}
-        self.on = {eid: (1 + k) / len(self.ids) for k, eid in enumerate(self.ids)}
+        self.on = {eid: (1 + k) / (len(self.ids) + 1) for k, eid in enumerate(self.ids)}
         self._row_cache: dict = {}
         self.unseen_row = self.row(0, 0.0, False, False, 0, None)
         # the word ids of components in the action space -> where their rows start (the `picked` mark)
@@ -106,6 +120,39 @@ class Encoder:
         self.game_getter = getter([name for name, _ in self.game_vars])
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
+
+    def spec(self, info: bool = False) -> list:
+        """Every feature of the observation tensor (with `info`, of the information-state tensor) in order, as
+        (name, lowest, highest): the names read `COMPONENT:in:ZONE[:P2]`, `COMPONENT:top`, `unseen:ZONE[:P2]`,
+        `game:VARIABLE`, `P2:VARIABLE`, `observer:P2`, `to_act:P2`, `question:K:RULE TEXT`, `kind:menu`,
+        `secret`, `options`, `picked:WORD`, then `COMPONENT:seen_before`, `P2:decisions`."""
+        seat = [f"P{s + 1}" for s in range(self.players)]
+        zones = [None] * len(self.slots)
+        for (name, owner), slot in self.slots.items():
+            zones[slot - 1] = f"in:{name}" + ("" if owner is None else ":on_component" if owner == "on" else f":{seat[owner]}")
+        out = []
+        for eid in self.ids:
+            out.append((f"{eid}:unseen", 0.0, 1.0))
+            out.extend((f"{eid}:{z}", 0.0, 1.0) for z in zones)
+            out.extend((f"{eid}:{x}", 0.0, 1.0) for x in PER_COMPONENT)
+            out.extend((f"{eid}:{name}", *_range(t)) for name, t in self.entity_vars)
+        for (name, owner) in self.counted:
+            out.append((f"unseen:{name}" + ("" if owner is None else f":{seat[owner]}"), 0.0, 1.0))
+        out.extend((f"game:{name}", *_range(t)) for name, t in self.game_vars)
+        for p in seat:
+            out.extend((f"{p}:{name}", *_range(t)) for name, t in self.player_vars)
+        out.extend((f"observer:{p}", 0.0, 1.0) for p in seat)
+        out.extend((f"to_act:{p}", 0.0, 1.0) for p in seat)
+        out.extend((f"question:{i}:{text}", 0.0, 1.0) for i, text in enumerate(self.question_texts))
+        out.append((f"question:{self.n_questions - 1}:which ability resolves first", 0.0, 1.0))
+        out.extend((f"kind:{k}", 0.0, 1.0) for k in KINDS)
+        out += [("secret", 0.0, 1.0), ("options", 0.0, 1.0)]
+        if self.space is not None:
+            out.extend((f"picked:{w}", 0.0, 1.0) for w in self.space.words)
+        if info:
+            out.extend((f"{eid}:seen_before", 0.0, 1.0) for eid in self.ids)
+            out.extend((f"{p}:decisions", 0.0, 1.0) for p in seat)
+        return out
 
     def blank(self) -> np.ndarray:
         """Parts 1 to 3 with every component unseen and nothing else (for `encoding_live` to fill)."""
@@ -127,7 +174,7 @@ class Encoder:
                 r[zw] = on
                 r[zw + 1] = 1.0 if top else 0.0
                 r[zw + 2] = 1.0 if face else 0.0
-                r[zw + 4] = float(under)
+                r[zw + 4] = under * self.count_scale
                 if values is not None:
                     for (at, t), x in zip(values[0], values[1]):
                         r[at] = number(x, t)
@@ -163,7 +210,7 @@ class Encoder:
             row = self.rows[e.id]
             owner = zone.owner
             if type(owner) is Entity:
-                slot, on = slots[(zone.name, "on")], self.on[owner.id] if can_see(owner, player) else -1.0
+                slot, on = slots[(zone.name, "on")], self.on[owner.id] if can_see(owner, player) else ON_HIDDEN
             else:
                 slot, on = slots[(zone.name, owner)], 0.0
             out[row] = 0.0
@@ -179,9 +226,9 @@ class Encoder:
             owner = zone.owner
             if type(owner) is Entity:
                 if can_see(owner, player):
-                    out[self.rows[owner.id] + zw + 4] += k
+                    out[self.rows[owner.id] + zw + 4] += k * self.count_scale
             else:
-                out[self.at_counts + counted[(zone.name, owner)]] = k
+                out[self.at_counts + counted[(zone.name, owner)]] = k * self.count_scale
         out[self.at_vars:self.at_observer] = self.variables(state)
         out[self.at_observer + player] = 1.0
         if decision is not None and to_act is not None:
@@ -210,7 +257,7 @@ class Encoder:
         kind = self.kind_at.get(decision.kind)
         if kind is not None:
             out[kind] = 1.0
-        out[self.at_options] = len(decision.values)
+        out[self.at_options] = min(len(decision.values), OPTIONS_SCALE) / OPTIONS_SCALE
         if picked:
             word_rows, at_picked = self.word_rows, self.zone_width + 3
             for a in picked:
@@ -235,12 +282,28 @@ class Encoder:
             index = self.index
             for eid in seen:
                 out[self.size + index[eid]] = 1.0
-        out[self.size + len(self.ids):] = [d / 100.0 for d in decisions]
+        out[self.size + len(self.ids):] = [min(1.0, d * self.decisions_scale) for d in decisions]
         return out
 
 
 def _encodable(t: str) -> bool:
     return t in ("number", "bool", "player")
+
+
+def _range(t: tuple) -> tuple:
+    """A variable's range in the tensor: [0, 1] but for a number, [-1, 1] if it has a `max:`, else unbounded."""
+    if t[0] != "number":
+        return (0.0, 1.0)
+    return (-1.0, 1.0) if t[2] else (-np.inf, np.inf)
+
+
+def _scale(t: str, most, players: int) -> tuple:
+    """How a variable's value becomes a number (`encoding_live.number`): (its type, the factor, is it clipped)."""
+    if t == "player":
+        return (t, 1.0 / players, False)
+    if t == "number" and isinstance(most, (int, float)) and not isinstance(most, bool) and most > 0:
+        return (t, 1.0 / most, True)
+    return (t, 1.0, False)
 
 
 def _kind_vars(voc, kind: str) -> set:

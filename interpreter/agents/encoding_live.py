@@ -30,6 +30,7 @@ from interpreter.present.views import can_see
 from interpreter.runtime.lazyzones import ComponentZones
 
 _NONE: tuple = ()
+ON_HIDDEN = 1.0  # `on` of a component lying on one the reader cannot see
 
 
 @dataclass
@@ -246,13 +247,13 @@ def _take_in(enc, live: _Live, state) -> None:
             loaded.add(z.owner)
             continue
         if sp or kind == OTHER:
-            _count(live, z, info, place, sp)
+            _count(enc, live, z, info, place, sp)
         elif kind == MINE:  # its owner sees them all
-            mv[place] = float(len(items))
+            mv[place] = len(items) * enc.count_scale
             if value_seats.get(place) is not info[9]:
                 _mine(live, info, place)
         else:
-            mv[place] = float(len(items)) if kind == DARK else 0.0
+            mv[place] = len(items) * enc.count_scale if kind == DARK else 0.0
             if place in value_seats:  # seats that counted otherwise while something was face down or shown
                 for s in value_seats.pop(place):
                     del seat_values[s][place]
@@ -356,7 +357,7 @@ def _row(enc, live: _Live, e, z, info: tuple, at: int) -> None:
         values = (found[1], raw)
     on_entity = info[5]
     if can_see(e, None):
-        on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, None) else -1.0)
+        on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, None) else ON_HIDDEN)
         spectator = row(info[0], on, top, face, _under(e, None) if e in loaded else 0, values)
     else:
         spectator = unseen
@@ -371,7 +372,7 @@ def _row(enc, live: _Live, e, z, info: tuple, at: int) -> None:
     differ = []
     for s in apart:
         if can_see(e, s):
-            on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, s) else -1.0)
+            on = 0.0 if on_entity is None else (on_of[on_entity.id] if can_see(on_entity, s) else ON_HIDDEN)
             mine = row(info[0], on, top, face, _under(e, s) if e in loaded else 0, values)
         else:
             mine = unseen
@@ -382,7 +383,7 @@ def _row(enc, live: _Live, e, z, info: tuple, at: int) -> None:
         live.row_seats[at] = differ
 
 
-def _count(live: _Live, z, info: tuple, place: int, sp) -> None:
+def _count(enc, live: _Live, z, info: tuple, place: int, sp) -> None:
     """How many of a zone's components the spectator cannot see, and each seat that may count otherwise (its
     owner, and those its face-down or shown components are known to)."""
     had = live.value_seats.pop(place, None)
@@ -391,7 +392,7 @@ def _count(live: _Live, z, info: tuple, place: int, sp) -> None:
             del live.values[s][place]
     size = len(z.items)
     spectator = size - _seen_in(z, info[7], None, sp)
-    live.mv[place] = float(spectator)
+    live.mv[place] = spectator * enc.count_scale
     apart = (info[8],) if info[4] and info[8] is not None else ()
     if sp:
         for x in sp:
@@ -402,7 +403,7 @@ def _count(live: _Live, z, info: tuple, place: int, sp) -> None:
         mode = info[2] if info[4] and info[8] == s else info[3]
         mine = size - _seen_in(z, mode, s, sp)
         if mine != spectator:
-            live.values[s][place] = float(mine)
+            live.values[s][place] = mine * enc.count_scale
             differ.append(s)
     if differ:
         live.value_seats[place] = differ
@@ -438,12 +439,15 @@ def _values(enc, state) -> list:
         return [game] + [tuple(pv.get(name) for name, _ in enc.player_vars) for pv in state.player_vars]
 
 
-def number(value, t: str) -> float:
-    """Numbers as they are, yes/no as 1/0, a player as 1 + its seat, none as 0."""
+def number(value, t: tuple) -> float:
+    """A variable's value in the tensor (`t`: its type, factor and clipping, `encoding._scale`): yes/no as 1/0, a
+    player as (1 + its seat) / the most players, a number times its factor (within [-1, 1] when clipped), none as 0."""
     if value is None or isinstance(value, Entity):
         return 0.0
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int):
-        return float(1 + value) if t == "player" else float(value)
+        kind, factor, clip = t
+        x = (1 + value) * factor if kind == "player" else value * factor
+        return max(-1.0, min(1.0, x)) if clip else float(x)
     return 0.0

@@ -28,19 +28,19 @@ def _require_openspiel():
 
 
 class ISMCTSAgent:
-    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, rollouts: int = 1,
-                 worlds: int = 1, horizon: int = 30):
+    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 1, horizon: int = 30, prior_depth: int = 2, widening: float = 2.0):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
         self.simulations = simulations
         self.uct_c = uct_c
-        self.rollouts = rollouts
         # Drawing a world replays the game in it; a decision draws at most `worlds` of them and the
         # simulations past that search copies of those (Session.copy), in turn.
         self.worlds = worlds
-        # A rollout is cut after `horizon` decisions and scored by the game's own score (`_scored`).
+        # A rollout is cut after `horizon` decisions and valued by the game's evaluation (ismcts_evaluator).
         self.horizon = horizon
+        self.prior_depth = prior_depth  # how deep options are ranked by the evaluation one move ahead
+        self.widening = widening  # a node of n visits has at most widening * sqrt(n + 1) children, where ranked
         # (the decision they were drawn at, the worlds, what their copies' players were shown: see `_Memo`)
         self.drawn: tuple = (None, [], {})
         self.turn = 0
@@ -53,8 +53,9 @@ class ISMCTSAgent:
 
     def attach(self, session) -> None:
         """Follow this game (the agent reads the answers given in it, never its state)."""
-        from open_spiel.python.algorithms import ismcts, mcts
+        from open_spiel.python.algorithms import ismcts
 
+        from interpreter.agents.ismcts_evaluator import JudgedRollouts
         from interpreter.agents.line import Line
         from interpreter.agents.openspiel_game import load_game
         state = session.state
@@ -63,10 +64,10 @@ class ISMCTSAgent:
         self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants,
                               actions="indices")
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
-        evaluator = _rollouts(mcts)(n_rollouts=self.rollouts, random_state=self.np_rng)
-        evaluator.horizon = self.horizon
-        self.bot = _keyed(ismcts)(self.game, evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
+        self.evaluator = JudgedRollouts(self.horizon, self.np_rng, self.prior_depth)
+        self.bot = _keyed(ismcts)(self.game, self.evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
                                   final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.bot.widening = self.widening
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
@@ -92,18 +93,14 @@ class ISMCTSAgent:
         return RulesState(state.get_game(), world)
 
     def decide(self, decision, view) -> int:
-        if self.session is None:
-            raise DiagnosticError([Diagnostic("USAGE", "the ismcts agent plays only a game it is attached to")])
+        from interpreter.agents.judgement import catch_up
         from interpreter.agents.openspiel_game import RulesState
-        history = self.session.history
-        if self.line.answers != history[:len(self.line.answers)]:
-            raise DiagnosticError([Diagnostic("RUN-ERROR", "the ismcts agent lost track of the game")])
-        for answer in history[len(self.line.answers):]:
-            self.line.apply(answer)
+        catch_up(self, "ismcts")
         if len(decision.values) == 1:
             return 0
         from interpreter.agents.line import NoWorld, Sampling
         state = RulesState(self.game, self.line)
+        self.evaluator.root = len(self.line.answers)
         # Every simulation drops a copy of the game, and a copy is cyclic garbage (components and zones point at
         # each other): left to itself, Python's collector promotes the copies still in play and then scans the
         # whole heap again and again (40 % of a large game's search). During the search only the youngest
@@ -155,13 +152,31 @@ def _keyed(ismcts):
     string (`Line.information`) writes the view as JSON. Equal keys exactly when equal strings (up to a
     record part holding a line break), so the tree is the same; the key is kept in the line's cache."""
 
+    import pyspiel
+
     class KeyedISMCTS(ismcts.ISMCTSBot):
+        widening = 0.0  # see check_expand
+
         def get_state_key(self, state):
             line = getattr(state, "line", None)
             if line is None:
                 return super().get_state_key(state)
             player = state.current_player()
             return player, information_key(line, player)
+
+        def check_expand(self, node, legal_actions):
+            """The option a visit of `node` expands, or none (then UCT selects among its children). Where the
+            evaluator ranked the options (`prior`, near the root), the best-ranked not yet expanded, and a node
+            of n visits keeps at most `widening * sqrt(n + 1)` children (progressive widening); elsewhere
+            OpenSpiel's own: every option once, in random order."""
+            prior = node.prior_map
+            if not prior or len(set(prior.values())) == 1:
+                return super().check_expand(node, legal_actions)
+            children = node.child_info
+            if len(children) == len(legal_actions) or \
+                    (children and self.widening and len(children) >= self.widening * (node.total_visits + 1) ** 0.5):
+                return pyspiel.INVALID_ACTION
+            return max((a for a in legal_actions if a not in children), key=prior.__getitem__)
 
     return KeyedISMCTS
 
@@ -188,75 +203,3 @@ class _Key:
 
     def __eq__(self, other) -> bool:
         return self is other or (type(other) is _Key and self.hash == other.hash and self.parts == other.parts)
-
-
-def _rollouts(mcts):
-    """OpenSpiel's random rollouts, played on the state itself: ISMCTS evaluates the state a simulation
-    drew and descended to, then drops it, so copying it first is work for nothing."""
-
-    class InPlaceRollouts(mcts.RandomRolloutEvaluator):
-        def evaluate(self, state):
-            line = getattr(state, "line", None)
-            if self.n_rollouts == 1 and self.max_length is None and line is not None and not state.get_game().fixed:
-                # straight on the engine: an option drawn uniformly at each decision, as OpenSpiel's rollout
-                # draws among the legal actions (the option indices), with nobody listening to the log
-                session = line.session
-                session.rt.account = None
-                session.keep_labels = False  # nobody reads this world's labels: it is dropped after the rollout
-                pick = self._random_state.randint
-                # Cut at the horizon, also in a game whose score counts what lies face down until the end
-                # (`table: score_during_play: false`): this is a drawn world, whose face-down components
-                # the search dealt itself, so its score tells nothing of the true game.
-                horizon = self.horizon
-                played = 0
-                try:
-                    while session.pending is not None:
-                        if horizon is not None and played >= horizon:
-                            return np.array(_scored(session, line.players))
-                        session.answer(int(pick(len(session.pending.values))))
-                        played += 1
-                    return np.array(line.returns())
-                finally:
-                    if line.draw is not None:  # a drawn world, this simulation's own: dropped after this
-                        _drop(session)
-            if self.n_rollouts == 1:
-                clone, state.clone = state.clone, lambda: state  # the state is this simulation's own
-                try:
-                    return super().evaluate(state)
-                finally:
-                    state.clone = clone
-            return super().evaluate(state)
-
-    InPlaceRollouts.horizon = 10_000
-    return InPlaceRollouts
-
-
-def _scored(session, players: int) -> list[float]:
-    """A rollout cut short, valued by where each player stands now: the share of the others whose score
-    (the table's `score` function, else the manifest's `score` variable) it beats, a tie counting half
-    (two players: 1, 1/2 or 0; more: the leader 1, the last 0, whereas sharing 1 among the leaders would
-    value second and last place alike, a noisier estimate). With no numeric score, equal shares. The session
-    is a drawn world the search plays in, so its score reveals nothing of the true game."""
-    from interpreter.present.table import score_now
-    scores = [score_now(session, p) for p in range(players)]
-    if any(not isinstance(s, (int, float)) for s in scores):
-        name = session.game.content.manifest.get("score")
-        scores = [pv.get(name) for pv in session.state.player_vars] if name else []
-    if len(scores) != players or any(not isinstance(s, (int, float)) or isinstance(s, bool) for s in scores):
-        return [1.0 / players] * players
-    if players == 1:
-        return [1.0]
-    return [(sum(s < mine for s in scores) + 0.5 * (sum(s == mine for s in scores) - 1)) / (players - 1)
-            for mine in scores]
-
-
-def _drop(session) -> None:
-    """Unlink a world the search is done with, so that it is freed at once: its components and their zones
-    point at each other, as do components whose attributes name others (and the runtime at its resolver), so
-    left as it is, every world would wait for the cycle collector, which then walks thousands of objects per
-    simulation. Only for a world nobody reads again."""
-    for e in session.state.entities.values():
-        e.zone = None
-        e.zones = None
-        e.attrs = None  # a copy's own attributes naming components (the copy shares the others, untouched here)
-    session.rt.resolver = None

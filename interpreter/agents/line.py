@@ -6,7 +6,9 @@ list of answers given so far, and the live engine (a Session) that observations,
 rewards read. A copy copies the engine (`Session.copy`, without replaying); only a line rebuilt from
 its answers (unpickled, or a sampled world) replays them.
 
-Chance lives inside the engine's seeded RNG: given its world, a line is deterministic.
+Chance lives inside the engine's seeded RNG (every draw goes through the runtime's chance step): given its
+world, a line is deterministic. A line may have a `limit` of answers (the adapters' max_game_length): a game
+still going then is over, truncated, a draw.
 
 What a player knows of a line is its *record*: every log line told to everyone or to that player,
 every answer it gave (its label rendered through the player's view), that another player decided,
@@ -19,8 +21,6 @@ import json
 import random
 import weakref
 
-from dataclasses import dataclass, field
-
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen import CompiledGame
 from interpreter.core.decisions import IllegalDecision, player_label
@@ -30,6 +30,7 @@ from interpreter.runtime.snapshot import NotCopyable
 from interpreter.present.observed import observed
 from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter, prompt
+from interpreter.agents.dealer import Dealer, Draw, Sampling, _clock, _reseed  # noqa: F401 - Sampling: for users of this module
 from interpreter.agents.record import HIDDEN, asked, named as _named, said, seen_by_each, shown_label, told, visible_ids, worded
 
 # Lines pickled within this process, by token, while they live (see `Line.__getstate__`): a weak cache
@@ -37,20 +38,13 @@ from interpreter.agents.record import HIDDEN, asked, named as _named, said, seen
 _LIVE: "weakref.WeakValueDictionary[str, Line]" = weakref.WeakValueDictionary()
 
 
-@dataclass(frozen=True)
-class Draw:
-    """How a sampled world deals the components its player has not seen (see `Dealer`)."""
-
-    known: dict  # entity id -> the last point (answers given) at which the player saw that component
-    backs: dict  # entity id -> what its back shows the player now (a face-down token on the table)
-    seed: int  # the dealer's own numbers, apart from the game's
-
-
 def _record(name: str) -> property:
     """A part of a line's record, built first if the line is lazy (`Line._words`)."""
     def get(line: "Line"):
         if line._lazy:
             line._words()
+        elif not line._recorded:  # set up, and what setup told recorded, when first needed (a line not read yet)
+            line.session  # noqa: B018
         return getattr(line, name)
     return property(get)
 
@@ -59,10 +53,11 @@ class Line:
     """A game's world plus its answers; `session` is the live engine, built (replayed) when needed."""
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants: tuple = (),
-                 draw: Draw | None = None, track: bool = False, lazy: bool = False):
+                 draw: Draw | None = None, track: bool = False, lazy: bool = False, chance: str = "seed"):
         self.game = game
         self.players = players
         self.seed = seed
+        self.chance = chance  # "seat": the rules' draws are decisions of the seat CHANCE, answered as the others
         self.variants = tuple(variants)
         self.draw = draw  # a sampled world: how it deals what its player has not seen
         self.reseed: tuple | None = None  # (answers given, new seed): the RNG from that point on
@@ -85,6 +80,7 @@ class Line:
         self._template: Line | None = None  # see `from_template`
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
+        self.limit: int | None = None  # the most decisions of the players: a game still going then is over, truncated (a draw)
 
     # ------------------------------------------------------------ the record, built when first read if lazy
     steps = _record("_steps")
@@ -95,11 +91,13 @@ class Line:
     def _words(self) -> None:
         """A lazy line's record: its answers given again to an eager line of the same world (one replay, once);
         from then on the line keeps its record as it plays."""
-        twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None)
+        twin = Line(self.game, self.players, self.seed, self.variants, track=self._seen is not None, chance=self.chance)
+        twin.session  # noqa: B018 - set up (what setup told is recorded), even with no answer to give again
         for answer in self.answers:
             twin.apply(answer)
         self._steps, self._labels, self._events, self._seen = twin._steps, twin._labels, twin._events, twin._seen
         self._lazy = False
+        self._recorded = True  # (an engine set up later must not tell setup's lines again)
         if self._session is not None:
             self._session.rt.account = self._account()
 
@@ -125,7 +123,8 @@ class Line:
         played on (an adapter's game as set up, of which every new game is a copy)."""
         if self._session is None or self.answers:
             return self.copy()
-        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self._seen is not None, lazy=self._lazy)
+        new = Line(self.game, self.players, self.seed, self.variants, self.draw, track=self._seen is not None, lazy=self._lazy,
+                   chance=self.chance)
         new._events, new._recorded, new._template = list(self._events), True, self
         new._seen = None if self._seen is None else [dict(x) for x in self._seen]
         return new
@@ -135,7 +134,8 @@ class Line:
         state = new_state(self.game, self.players, self.seed, self.variants)
         if self.draw is not None:
             state.rng = Dealer(state.rng, self.draw)
-        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False)
+        seat = {"chance": "seat"} if self.chance == "seat" else {}  # (an engine without a chance seat needs none)
+        session = Session(self.game, self.players, self.seed, self.variants, state=state, start=False, keep_labels=False, **seat)
         record = not self._recorded and not self._lazy
         session.rt.account = self._account() if record else None
         session.call(self.game.content.manifest["start"])
@@ -175,8 +175,8 @@ class Line:
     def copy(self) -> "Line":
         """The same game at the same point, with an engine of its own (`Session.copy`: no replay)."""
         new = Line.__new__(Line)
-        new.game, new.players, new.seed, new.variants = self.game, self.players, self.seed, self.variants
-        new.draw, new.reseed, new.told = self.draw, self.reseed, self.told
+        new.game, new.players, new.seed, new.variants, new.chance = self.game, self.players, self.seed, self.variants, self.chance
+        new.draw, new.reseed, new.told, new.limit = self.draw, self.reseed, self.told, self.limit
         new._lazy = self._lazy
         new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
         new._labels, new.taken, new.picked = list(self._labels), list(self.taken), list(self.picked)
@@ -203,7 +203,7 @@ class Line:
         pyspiel hands a Python state to its observers by pickling it within the process; so that such a
         copy need not replay, the line is also remembered (weakly) under a token: unpickled in the same
         process while this line lives at the same point, the copy copies its engine instead."""
-        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "draw", "reseed", "answers",
+        data = {k: getattr(self, k) for k in ("players", "seed", "variants", "chance", "draw", "reseed", "answers", "limit",
                                                 "steps", "labels", "events", "seen", "told", "picked", "taken")}
         data["game"] = str(self.game.content.root)
         data["events"] = worded(self.events, lambda: self.session.state)  # words, not the state they were told in
@@ -236,12 +236,24 @@ class Line:
 
     @property
     def finished(self) -> bool:
-        return (self._session or self.session).pending is None
+        return (self._session or self.session).pending is None or (self.limit is not None and sum(self.taken) >= self.limit)
+
+    @property
+    def truncated(self) -> bool:
+        """Over at `limit` decisions of the players with the game still going."""
+        return self.limit is not None and sum(self.taken) >= self.limit and (self._session or self.session).pending is not None
 
     def to_act(self) -> int:
-        """The seat that answers the pending decision (a decision naming nobody falls to the first seat)."""
+        """The seat that answers the pending decision (a decision naming nobody falls to the first seat; a draw
+        asked of the chance seat, `CHANCE`)."""
         d = (self._session or self.session).pending
         return d.player if d is not None and d.player is not None else 0
+
+    @property
+    def chance_node(self) -> bool:
+        """Is the pending decision a draw asked of the chance seat?"""
+        d = (self._session or self.session).pending
+        return d is not None and d.kind == "chance"
 
     def apply(self, index: int) -> None:
         session = self._session or self.session
@@ -258,14 +270,18 @@ class Line:
                 for seen, ids in zip(self._seen, seen_by_each(state, range(self.players))):
                     seen.update(dict.fromkeys(ids, now))
             label = d.label(index)
-            value = d.values[index]
-            shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
-            self._steps.append((who, d.secret, asked(d, self._prompts), shown))
+            if d.kind == "chance":  # a draw: told to nobody (what it shows, the rules tell)
+                self._steps.append((who, False, "chance", label))
+            else:
+                value = d.values[index]
+                shown = (label if can_see(value, who) else HIDDEN) if type(value) is Entity else shown_label(state, label, who)
+                self._steps.append((who, d.secret, asked(d, self._prompts), shown))
+                self._events.append(("step", len(answers)))
             self._labels.append(label)
-            self._events.append(("step", len(answers)))
             if type(state.rng) is not random.Random:
                 _clock(state, len(answers) + 1)
-        self.taken[who] += 1
+        if d.kind != "chance":
+            self.taken[who] += 1
         answers.append(index)
         if self._cache:
             self._cache.clear()
@@ -281,7 +297,9 @@ class Line:
             self.picked = []
 
     def returns(self) -> list[float]:
-        """At the end: the winners share 1, the others get 0; with no winner everyone gets an equal share."""
+        """At the end: the winners share 1, the others get 0; with no winner (or truncated) everyone gets an equal share."""
+        if self.truncated:
+            return [1.0 / self.players] * self.players
         result = self.session.result
         if self.session.pending is not None or result is None:
             return [0.0] * self.players
@@ -351,99 +369,6 @@ class Line:
 
 
 # ---------------------------------------------------------------- sampling a world
-class Dealer(random.Random):
-    """The engine's RNG in a sampled world: the game's own numbers, with what the player has not seen dealt anew.
-
-    It draws the same numbers as the game's RNG, so every outcome of chance a player could see (who goes
-    first, which races leave, where a component it knows went) comes out as it did. But wherever the
-    rules shuffle components or pick some at random, the components the sampling player has not seen
-    since are first dealt among their places with the dealer's own numbers: each may land wherever any
-    of them could, and nothing of where they truly lie is kept. `stand` follows which component stands
-    in the place of which, so that another player's answer naming one follows it.
-    """
-
-    def __init__(self, rng: random.Random, draw: Draw):
-        super().__init__(0)
-        self.setstate(rng.getstate())
-        self.draw = draw
-        self.deals = random.Random(draw.seed)
-        self.now = 0  # answers given when the rules draw (`_clock`): setup draws at 0
-        self.dealing = True  # until the point the world was drawn at; the RNG is reseeded there
-        self.stand: dict = {}  # id in the game the world was drawn from -> id of the component in its place here
-        self.stood: dict = {}  # and back
-
-    def shuffle(self, x) -> None:
-        if self.dealing:
-            self._deal(x)
-        super().shuffle(x)
-
-    def choice(self, seq):
-        if self.dealing:
-            seq = list(seq)
-            self._deal(seq)
-        return super().choice(seq)
-
-    def sample(self, population, k, *, counts=None):
-        if self.dealing and counts is None:
-            population = list(population)
-            self._deal(population)
-        return super().sample(population, k, counts=counts)
-
-    def _deal(self, seq: list) -> None:
-        """Deal the components in `seq` that the player has not seen since among their places (in place).
-
-        A place stays as it is if the player saw what lies there at this point or later; the others are
-        dealt among themselves, those whose back the player sees (a face-down token) among those with the
-        same back."""
-        groups: dict = {}
-        known, backs = self.draw.known, self.draw.backs
-        for i, x in enumerate(seq):
-            if isinstance(x, Entity):
-                truth = self.stood.get(x.id, x.id)
-                if known.get(truth, -1) < self.now:
-                    groups.setdefault(backs.get(truth), []).append(i)
-        moves = []
-        for places in groups.values():
-            if len(places) > 1:
-                dealt = [seq[i] for i in places]
-                self.deals.shuffle(dealt)
-                for i, x in zip(places, dealt):
-                    moves.append((self.stood.get(seq[i].id, seq[i].id), x.id))
-                    seq[i] = x
-        for truth, here in moves:
-            self.stand[truth] = here
-            self.stood[here] = truth
-
-
-def _clock(state, answers: int) -> None:
-    """Tell a sampled world's dealer how many answers have been given (what the player saw since counts)."""
-    if isinstance(state.rng, Dealer):
-        state.rng.now = answers
-
-
-def _reseed(state, seed: int) -> None:
-    """The point a world was drawn at: the chance still to come is new, and nothing more needs dealing."""
-    state.rng.seed(seed)
-    if isinstance(state.rng, Dealer):
-        state.rng.dealing = False
-
-
-class Sampling:
-    """Counts of how sampled worlds were found, for reports and tests."""
-    dealt = 0  # the unseen components dealt anew, and the world reads exactly as the player's record
-    imperfect = 0  # no dealt world fitted the record: one whose past differs where it reads otherwise
-    attempts = 0  # worlds dealt and replayed, fitting or not
-    no_world = 0  # decisions an agent took without a search, as no world could be drawn (`NoWorld`)
-
-    @classmethod
-    def counts(cls) -> dict:
-        return {"dealt": cls.dealt, "imperfect": cls.imperfect, "attempts": cls.attempts, "no_world": cls.no_world}
-
-    @classmethod
-    def reset(cls) -> None:
-        cls.dealt = cls.imperfect = cls.attempts = cls.no_world = 0
-
-
 def sample(line: Line, player: int, rng: random.Random, attempts: int = 24) -> Line:
     """A line `player` cannot tell from this one: same record, same view, same options.
 
@@ -513,7 +438,7 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     option), it answers at random: `player` knows only what it was told, so the true answer is no
     evidence. Strict: everything `player` was told must read the same, part by part; otherwise (an
     imperfect world) only what `player` sees and may answer now."""
-    new = Line(line.game, line.players, line.seed, line.variants, draw=draw)
+    new = Line(line.game, line.players, line.seed, line.variants, draw=draw, chance=line.chance)
     wanted = line.record(player)
     told, told_by = 0, 0  # parts of the record checked so far (the events of `new` up to `told_by`)
 
@@ -547,7 +472,17 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
             who = new.to_act()
             if t == n and who == last:
                 break
-            if who == player:
+            if d.kind == "chance":  # a draw asked of the chance seat: the true one, what `player` has not seen dealt anew
+                index = _dealt(d, line.labels[t], dealer, len(new.answers)) if t < n and d.kind == "chance" \
+                    and steps[t][2] == "chance" else None
+                if index is not None:
+                    t += 1
+                else:
+                    spare -= 1
+                    if spare < 0:
+                        return None
+                    index = rng.randrange(len(d.values))
+            elif who == player:
                 while t < n and steps[t][0] != player:  # questions to others that this world did not ask
                     t += 1
                 if t == n:
@@ -582,6 +517,27 @@ def _replay_as(line: Line, player: int, draw: Draw, secret: set, rng: random.Ran
     if new.information(player) != target:
         return None
     return new
+
+
+def _dealt(d, label: str, dealer, now: int):
+    """A draw asked of the chance seat in a sampled world (`Line.chance == "seat"`): the option the true game drew,
+    but for a component its player has not seen since (`known`), one of the options it has not seen either (with
+    the same back), at random: as `Dealer._deal` deals a shuffle or a pick the seed draws, one place at a time."""
+    values = d.values
+    if not any(type(v) is Entity for v in values):  # a value (a player, a number, a die): as it was drawn
+        return d.labels.index(label) if label in d.labels else None
+    known, backs, stood = dealer.draw.known, dealer.draw.backs, dealer.stood
+    if known.get(label, -1) >= now:  # seen since: the same component, where it truly went
+        return next((i for i, v in enumerate(values) if type(v) is Entity and v.id == label), None)
+    back = backs.get(label)
+    free = [i for i, v in enumerate(values) if type(v) is Entity
+            and known.get(stood.get(v.id, v.id), -1) < now and backs.get(stood.get(v.id, v.id)) == back]
+    if not free:
+        return None
+    i = free[dealer.deals.randrange(len(free))]
+    here = values[i].id
+    dealer.stand[label], dealer.stood[here] = here, label
+    return i
 
 
 def _mapped(d, answer: int, label: str, stand: dict):

@@ -13,8 +13,17 @@
   with `actions="indices"`, the index of an option of the pending decision (at most `max_actions`).
 - Each state keeps a live engine: observations, legal actions and returns read the current state;
   `clone()` copies the engine (`Session.copy`) without replaying the game.
-- Chance: the engine's seeded RNG, inside the game. Given its `seed` parameter a game is
-  deterministic (no chance nodes): load it with another seed for another deal.
+- Chance (parameter `chance`): "explicit" (the default of `pyspiel.load_game`, `EXPLICIT_STOCHASTIC`): every
+  draw the rules make where the game can stop (a shuffle, a roll, a random pick: the runtime's chance step)
+  is a chance node, asked one element at a time (which component goes on top, then which next; each die),
+  its outcomes equally likely (`chance_outcomes()`); so `new_initial_state()` is the game before any draw,
+  and whoever samples the chance nodes (rl_environment, Shimmy, a search) deals a new game each time, which
+  its own seed reproduces. The few draws made where nothing can be asked (inside a `whenever`, an
+  ability's condition) come from the state's RNG, seeded by `seed`: a function of the game's history.
+  "seed" (the default of this module's `load_game`, and of the project's own agents): the engine's seeded
+  RNG makes every draw, game `seed` exactly as `rules play --seed` deals it (`DETERMINISTIC`, no chance
+  nodes). A SAMPLED_STOCHASTIC game was not an option: pyspiel serializes such a game's states with its
+  RNG's state, which a Python game cannot give (`GetRNGState unimplemented`).
 - Returns at the end: the winners share 1, the others get 0 (constant sum).
 - Observation string: the player's view (`interpreter.present.observed.observed`: a component it
   cannot see, even one a variable holds or a zone lies on, reads only as where it lies) and, when it is
@@ -24,8 +33,11 @@
 - `resample_from_infostate` gives a state the player cannot tell from this one, drawn from what it
   knows (`line.sample`); OpenSpiel's information-set MCTS searches through it.
 
-Parameters: players, seed, variants (comma-separated), actions ("fixed" or "indices"), max_actions
-(options a decision may have, with "indices"), max_game_length.
+Parameters: players, seed, variants (comma-separated), chance ("explicit" or "seed"), actions ("fixed" or
+"indices"), max_actions (options a decision may have, with "indices"). The game pickles (its name, parameters and deals made), and
+so does a state (its game, deal and answers). `max_game_length` is the manifest's `max_decisions` times
+the most actions a decision takes (`ActionSpace.most_words`): a game still going after `max_decisions`
+decisions ends there, truncated, everyone getting an equal share (a draw).
 """
 from __future__ import annotations
 
@@ -44,15 +56,23 @@ from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
 from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line, sample, shown_label
+from interpreter.agents.record import whole_table
 from interpreter.core.decisions import player_label
 from interpreter.present.views import can_see
 from interpreter.present.words import prompt
 from interpreter.runtime.games import known_games, load_compiled, locate
 
+try:  # the runtime's chance step, whose chance seat makes OpenSpiel's chance nodes
+    from interpreter.codegen import chance as _chance_step  # noqa: F401
+    CHANCE_SEAT = True
+except ImportError:  # an engine without it: chance stays inside the seeded RNG
+    CHANCE_SEAT = False
+
 PREFIX = "rules_"
 MAX_ACTIONS = 512
-MAX_GAME_LENGTH = 100_000
+DECISIONS = 100_000  # a game's decisions where its manifest declares no max_decisions
 ACTIONS = ("fixed", "indices")
+CHANCES = ("explicit", "seed")
 _registered: dict = {}  # game folder -> its OpenSpiel short name (pyspiel's registry is process-wide too)
 # a game's name as `load_game` was given it -> (its short name, the compiled game): finding the folder on disk
 # each time cost more than an engine game's setup, and bots load a game per seed
@@ -75,26 +95,33 @@ def register(game_name: str) -> str:
     if not isinstance(spec.get("min"), int) or not isinstance(spec.get("max"), int):
         raise DiagnosticError([Diagnostic("USAGE", f"{root.name}: the manifest names no player counts")])
     name = short_name(root.name)
-    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "", "actions": "fixed",
-                "max_actions": MAX_ACTIONS, "max_game_length": MAX_GAME_LENGTH}
-    game_type = pyspiel.GameType(
-        short_name=name,
-        long_name=f"{manifest.get('name', name)} (rules language)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=spec["max"],
-        min_num_players=spec["min"],
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=defaults)
+    defaults = {"players": spec.get("default") or spec["min"], "seed": 0, "variants": "", "chance": "explicit" if CHANCE_SEAT else "seed",
+                "actions": "fixed", "max_actions": MAX_ACTIONS}
 
-    # one class per game, as OpenSpiel's own Python games register a class
-    cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "GAME_NAME": str(root), "DEFAULTS": defaults})
+    def kind(mode):  # the game's type, with explicit chance nodes or none
+        return pyspiel.GameType(
+            short_name=name,
+            long_name=f"{manifest.get('name', name)} (rules language)",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=mode,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=spec["max"],
+            min_num_players=spec["min"],
+            provides_information_state_string=True,
+            provides_information_state_tensor=True,
+            provides_observation_string=True,
+            provides_observation_tensor=True,
+            parameter_specification=defaults)
+    game_type = kind(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
+    seeded = kind(pyspiel.GameType.ChanceMode.DETERMINISTIC)
+
+    # one class per game, as OpenSpiel's own Python games register a class (pyspiel needs a class; a game pickles
+    # through `RulesGame.__reduce__`, by the name it was registered under, not by its class)
+    ref = root.name if root.name in known_games() and locate(root.name) == root else str(root)
+    cls = type(f"RulesGame_{root.name}", (RulesGame,), {"GAME_TYPE": game_type, "SEEDED_TYPE": seeded, "GAME_NAME": str(root),
+                                                        "DEFAULTS": defaults, "REF": ref})
     pyspiel.register_game(game_type, cls)
     _registered[root] = name
     return name
@@ -111,8 +138,9 @@ def register_all() -> list[str]:
     return names
 
 
-def load_game(game_name: str, players: int | None = None, seed: int = 0, variants=(), **params):
-    """The content game as a pyspiel game, with its parameters checked (a USAGE error, never a traceback)."""
+def load_game(game_name: str, players: int | None = None, seed: int = 0, variants=(), chance: str = "seed", **params):
+    """The content game as a pyspiel game, with its parameters checked (a USAGE error, never a traceback): by
+    default game `seed` as the engine deals it (chance="seed"); chance="explicit" for chance nodes."""
     found = _loaded.get(game_name)
     if found is None:
         found = _loaded[game_name] = (register(game_name), load_compiled(game_name))
@@ -126,6 +154,9 @@ def load_game(game_name: str, players: int | None = None, seed: int = 0, variant
             raise DiagnosticError([Diagnostic("USAGE", f"{compiled.content.id} has no variant '{v}'")])
     if params.get("actions", "fixed") not in ACTIONS:
         raise DiagnosticError([Diagnostic("USAGE", f"actions='{params['actions']}': one of {', '.join(ACTIONS)}")])
+    if chance not in CHANCES:
+        raise DiagnosticError([Diagnostic("USAGE", f"chance='{chance}': one of {', '.join(CHANCES)}")])
+    params["chance"] = chance
     return pyspiel.load_game(name, {"players": int(players), "seed": int(seed), "variants": ",".join(variants), **params})
 
 
@@ -140,7 +171,7 @@ def _parts(name: str, players: int) -> tuple:
 
 
 class RulesGame(pyspiel.Game):
-    GAME_TYPE = GAME_NAME = DEFAULTS = COMPILED = None  # set for each game by `register` (COMPILED when first made)
+    GAME_TYPE = SEEDED_TYPE = GAME_NAME = DEFAULTS = COMPILED = REF = None  # set for each game by `register` (COMPILED when first made)
 
     def __init__(self, params: dict | None = None):
         params = {**self.DEFAULTS, **(params or {})}
@@ -153,16 +184,30 @@ class RulesGame(pyspiel.Game):
         self.fixed = params["actions"] != "indices"
         self.max_actions = int(params["max_actions"])
         self.space, self.encoder = _parts(self.GAME_NAME, self.players)
+        self.max_decisions = int(self.compiled.content.manifest.get("max_decisions") or DECISIONS)
+        self.most_words = self.space.most_words if self.fixed else 1
+        if params["chance"] not in CHANCES or (params["chance"] == "explicit" and not CHANCE_SEAT):
+            raise DiagnosticError([Diagnostic("USAGE", f"chance='{params['chance']}': one of {', '.join(CHANCES)}")])
+        self.explicit = params["chance"] == "explicit"
+        # a draw's outcomes: a shuffle's or pick's among at most every component, a roll's or a pick of values
+        # among at most max_actions (more is refused as it is asked: `chance_outcomes`)
+        self.max_chance = max(len(self.compiled.content.entity_ids), self.max_actions) if self.explicit else 0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size if self.fixed else self.max_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.max_chance,
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=int(params["max_game_length"]))
-        super().__init__(self.GAME_TYPE, info, params)
+            max_game_length=self.max_decisions * self.most_words)
+        super().__init__(self.GAME_TYPE if self.explicit else self.SEEDED_TYPE, info, params)
+        self.params = params
         self._initial: dict = {}  # the game as set up, once per kind of line
+
+    def __reduce__(self):
+        # pickled by the name the game was registered under and its parameters: a pool of processes or a Ray
+        # actor can take it (the per-game class is not bound in this module)
+        return (_unpickled_game, (self.REF, self.params))
 
     def new_initial_state(self, track: bool = True):
         # the first state is set up; later ones copy one set-up game (Session.copy, cheaper than setting up
@@ -171,11 +216,20 @@ class RulesGame(pyspiel.Game):
         first = self._initial.get(key)
         if first is None:
             self._initial[key] = False
-            return RulesState(self, Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True))
+            return RulesState(self, self._line(track))
         if first is False:
-            first = self._initial[key] = Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True)
+            first = self._initial[key] = self._line(track)
             first.session  # noqa: B018 - set up once; each new game copies it when first used
         return RulesState(self, first.from_template())
+
+    def _line(self, track: bool = True) -> Line:
+        return Line(self.compiled, self.players, self.seed, self.variants, track=track, lazy=True,
+                    chance="seat" if self.explicit else "seed")
+
+    def observation_spec(self, info: bool = False) -> list:
+        """Every feature of the observation tensor (the information-state tensor with `info`), in order:
+        (name, lowest, highest) (`encoding.Encoder.spec`)."""
+        return self.encoder.spec(info)
 
     def observation_tensor_size(self):
         return self.encoder.size
@@ -196,18 +250,23 @@ class RulesGame(pyspiel.Game):
         return RulesObserver(self, recall)
 
 
+def _unpickled_game(ref: str, params: dict) -> RulesGame:
+    return pyspiel.load_game(register(ref), params)
+
+
 class RulesState(pyspiel.State):
     def __init__(self, game: RulesGame, line: Line | None = None):
         super().__init__(game)
         # OpenSpiel's clone makes a state of the game and deep-copies these attributes (Line.__deepcopy__: Session.copy)
-        self.line = line if line is not None else Line(game.compiled, game.players, game.seed, game.variants, lazy=True)
+        self.line = line if line is not None else game._line(False)
         self.picker: Picker | None = None  # the words picked so far towards the pending decision's answer
+        self.line.limit = game.max_decisions  # a game still going then ends there, truncated
 
     # ------------------------------------------------------------ actions
     def options(self) -> Picker | None:
         """The pending decision's options as words of the action space (fixed actions only)."""
         game = self.get_game()
-        if not game.fixed or self.line.finished:
+        if not game.fixed or self.line.finished or self.line.chance_node:
             return None
         if self.picker is None or self.picker.answers != len(self.line.answers):
             line = self.line
@@ -218,7 +277,20 @@ class RulesState(pyspiel.State):
     def current_player(self):
         if self.line.finished:
             return pyspiel.PlayerId.TERMINAL
+        if self.line.chance_node:
+            return pyspiel.PlayerId.CHANCE
         return self.line.to_act()
+
+    def chance_outcomes(self):
+        """At a chance node: each option of the draw (its index), all equally likely."""
+        d = self.line.decision
+        if d is None or d.kind != "chance":
+            return []
+        if len(d.values) > self.get_game().max_chance:
+            raise DiagnosticError([Diagnostic("RUN-LIMIT", f"a draw of {len(d.values)} outcomes, more than max_chance_outcomes "
+                                                           f"{self.get_game().max_chance}", hint="load the game with chance='seed'")])
+        p = 1.0 / len(d.values)
+        return [(i, p) for i in range(len(d.values))]
 
     def legal_actions(self, player=None):
         """As pyspiel's (the current player's by default; none for another player or at the end), answered
@@ -227,7 +299,9 @@ class RulesState(pyspiel.State):
 
     def _legal_actions(self, player):
         d = (self.line._session or self.line.session).pending
-        if d is None or player != (d.player if d.player is not None else 0):
+        if d is not None and d.kind == "chance" and not self.line.finished:
+            return list(range(len(d.values))) if player == pyspiel.PlayerId.CHANCE else []
+        if d is None or player != (d.player if d.player is not None else 0) or self.line.finished:
             return []
         picker = self.options()
         if picker is not None:
@@ -240,7 +314,7 @@ class RulesState(pyspiel.State):
     def legal_options(self) -> list[int]:
         """The option indices of the pending decision, whichever action space the game uses."""
         d = self.line.decision
-        return [] if d is None else list(range(len(d.values)))
+        return [] if d is None or self.line.finished else list(range(len(d.values)))
 
     def apply_option(self, index: int) -> None:
         """Answer the pending decision with an option index (whichever action space the game uses)."""
@@ -248,6 +322,9 @@ class RulesState(pyspiel.State):
         self.line.apply(int(index))
 
     def _apply_action(self, action):
+        if self.line.chance_node:
+            self.line.apply(int(action))
+            return
         picker = self.options()
         if picker is None:
             self.line.apply(int(action))
@@ -259,8 +336,21 @@ class RulesState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         game = self.get_game()
+        d = self.line.decision
+        if player == pyspiel.PlayerId.CHANCE or (d is not None and d.kind == "chance" and player < 0):
+            return f"chance: {d.label(action)}" if d is not None and 0 <= action < len(d.values) else f"chance {action}"
         if game.fixed:
-            return game.space.word(action) if 0 <= action < game.space.size else f"action {action}"
+            space = game.space
+            if not 0 <= action < space.size:
+                return f"action {action}"
+            picker = self.picker if self.picker is not None and self.picker.answers == len(self.line.answers) else None
+            if action >= space.word_count or picker is None:  # a whole option, or a word as the option's first
+                return space.word(action)
+            # a word after others: the option so far, and whether more words follow
+            words = [space.word(w) for w in picker.prefix] + ([] if action == 0 else [space.word(action)])
+            more = action != 0 and any(len(t) > len(words) and t[:len(words)] == tuple(picker.prefix) + (action,)
+                                       for t in picker.tokens)
+            return " ".join(words) + (" ..." if more else "")
         d = self.line.decision
         if d is not None and 0 <= action < len(d.values):
             # as the player to act may read it; the index keeps two "(hidden)" options apart
@@ -289,13 +379,14 @@ class RulesState(pyspiel.State):
         return out + list(picker.prefix) if picker is not None else out
 
     def observation_tensor(self, player=None):
-        """The observation tensor (`encoding.Encoder`) as a numpy float32 array (OpenSpiel's own games give a list)."""
-        return self.observation_array(self.current_player() if player is None else player)
+        """The observation tensor (`encoding.Encoder`) as a numpy float64 array, as a list of OpenSpiel's own games
+        reads to numpy (Shimmy's wrapper declares float64); `observation_array` is the float32 one it is made from."""
+        return self.observation_array(self.current_player() if player is None else player).astype(np.float64)
 
     def observation_array(self, player: int) -> np.ndarray:
         session = self.line._session or self.line.session
         d = session.pending
-        to_act = None if d is None else d.player if d.player is not None else 0
+        to_act = None if d is None or self.line.finished or d.kind == "chance" else d.player if d.player is not None else 0
         picked = self.picked(player) if to_act == player else ()  # the decider's own
         return encode_live(self.get_game().encoder, session.rt, player, d, to_act, picked)
 
@@ -304,8 +395,8 @@ class RulesState(pyspiel.State):
         line, enc = self.line, self.get_game().encoder
         seen = line.seen[player] if line.seen is not None else None
         return enc.encode_info(line.session.state, player, seen, line.taken, decision=line.decision,
-                               to_act=None if line.finished else line.to_act(), picked=self.picked(player),
-                               session=line.session)
+                               to_act=None if line.finished or line.chance_node else line.to_act(), picked=self.picked(player),
+                               session=line.session).astype(np.float64)
 
     def observation_string(self, player=None):
         return self.line.observation(self.current_player() if player is None else player)
@@ -333,11 +424,17 @@ class RulesState(pyspiel.State):
         return new
 
     def __str__(self):
+        """The whole table as text, hidden components named (OpenSpiel's string of a state is the full state;
+        what a player may read is `observation_string`), after a line saying who answers what."""
         d = self.line.decision
         head = f"{self.line.game.content.id}, {self.line.players} players, seed {self.line.seed}, {len(self.line.answers)} answers"
         if d is None:
-            return head + ", over: returns " + str(self.line.returns())
-        return head + f", {player_label(self.line.to_act())} to answer '{prompt(d)}'"
+            head += ", over: returns " + str(self.line.returns())
+        else:
+            head += f", {player_label(self.line.to_act())} to answer '{prompt(d)}'"
+            if self.picker is not None and self.picker.prefix:
+                head += " (picked so far: " + " ".join(self.get_game().space.word(w) for w in self.picker.prefix) + ")"
+        return head + "\n" + whole_table(self.line.session.state)
 
 
 class RulesObserver:

@@ -12,15 +12,23 @@
             action = int(mask.nonzero()[0][0])         # your policy here
         env.step(action)
 
-Agents are P1, P2, ...; the agent to act is the pending decision's player. Actions are the game's fixed
-action space (`actions.ActionSpace`: a stable id per word of an option's label, an option of several
-words chosen word by word), or with `actions="indices"` the index of an option (at most
-`max_actions`). `observation["observation"]` is `encoding.Encoder`'s vector of that agent's view and of
-the pending decision (nothing from the rest of the state), `env.observation_text(agent)` the same view
-as text with the options. The environment keeps a live engine (nothing is replayed). At the end the
-winners share a reward of 1. `reset(seed=S)` deals game S (the engine's seeded RNG).
+Agents are `player_0`, `player_1`, ... (as PettingZoo names them; the words a player reads still say P1,
+P2, ...); the agent to act is the pending decision's player. Actions are the game's fixed action space
+(`actions.ActionSpace`: a stable id per word of an option's label and per whole option naming components or
+players, the other options of several words chosen word by word; `actions="words"`: every option word by word,
+no whole options), or with `actions="indices"` the index of an option (at most `max_actions`). `observation["observation"]` is `encoding.Encoder`'s vector of that
+agent's view and of the pending decision (nothing from the rest of the state; every feature named, with its
+range, in `observation_spec()`), `env.observation_text(agent)` the same view as text with the options. The
+environment keeps a live engine (nothing is replayed). At the end the winners share a reward of 1; a game
+still going after the manifest's `max_decisions` is truncated, a draw (an equal share each).
+`reset(seed=S)` deals game S (the engine's seeded RNG: the game `rules play --seed S` deals) and seeds the
+environment's own generator, from which each later `reset()` draws the next game's seed; a `reset()` with no
+seed ever given draws it from the system's entropy. Render modes: "ansi" returns the table in words as the
+agent to act reads it, "human" prints it.
 """
 from __future__ import annotations
+
+import random
 
 import numpy as np
 from gymnasium import spaces
@@ -31,7 +39,6 @@ from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
 from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line
-from interpreter.core.decisions import player_label
 from interpreter.present.views import can_see
 from interpreter.runtime.games import load_compiled
 
@@ -39,7 +46,7 @@ MAX_ACTIONS = 512
 
 
 class RulesEnv(AECEnv):
-    metadata = {"name": "rules_env", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "rules_env", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, variants=(), seed: int = 0,
                  max_actions: int = MAX_ACTIONS, render_mode: str | None = None, actions: str = "fixed"):
@@ -55,20 +62,24 @@ class RulesEnv(AECEnv):
             if v not in content.vocabulary.variants:
                 raise DiagnosticError([Diagnostic("USAGE", f"{content.id} has no variant '{v}'")])
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise DiagnosticError([Diagnostic("USAGE", f"render_mode '{render_mode}': only 'ansi' is supported")])
-        if actions not in ("fixed", "indices"):
-            raise DiagnosticError([Diagnostic("USAGE", f"actions='{actions}': one of fixed, indices")])
+            raise DiagnosticError([Diagnostic("USAGE", f"render_mode '{render_mode}': one of {', '.join(self.metadata['render_modes'])}")])
+        if actions not in ("fixed", "words", "indices"):
+            raise DiagnosticError([Diagnostic("USAGE", f"actions='{actions}': one of fixed, words, indices")])
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"rules_{content.id}"}
         self.seed = seed
-        self.fixed = actions == "fixed"
-        self.space = ActionSpace(self.compiled, self.players)
+        self.max_decisions = int(content.manifest.get("max_decisions") or 100_000)
+        self.fixed = actions != "indices"
+        self.space = ActionSpace(self.compiled, self.players, whole=actions != "words")
         self.max_actions = self.space.size if self.fixed else max_actions
         self.encoder = Encoder(self.compiled, self.players, self.space)
-        self.possible_agents = [player_label(i) for i in range(self.players)]
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        spec = self.encoder.spec()
+        low = np.array([lo for _, lo, _ in spec], np.float32)
+        high = np.array([hi for _, _, hi in spec], np.float32)
         observation = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(low, high, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8),
         })
         self.observation_spaces = {a: observation for a in self.possible_agents}
@@ -82,10 +93,20 @@ class RulesEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    def observation_spec(self) -> list:
+        """Every feature of `observation["observation"]`, in order: (name, lowest, highest) (`Encoder.spec`)."""
+        return self.encoder.spec()
+
     def reset(self, seed=None, options=None):
         if seed is not None:
             self.seed = int(seed)
+            self._deals = random.Random(self.seed)  # the seeds of the games the next resets deal
+        else:
+            if getattr(self, "_deals", None) is None:
+                self._deals = random.Random(random.SystemRandom().getrandbits(62))
+            self.seed = self._deals.getrandbits(31)
         self.line = Line(self.compiled, self.players, self.seed, self.variants, lazy=True)
+        self.line.limit = self.max_decisions
         self.picker = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -187,9 +208,10 @@ class RulesEnv(AECEnv):
         clear or add up before)."""
         if self.line.finished:
             self._clear_rewards()
+            over = self.truncations if self.line.truncated else self.terminations
             for a, r in zip(self.possible_agents, self.line.returns()):
                 self.rewards[a] = r
-                self.terminations[a] = True
+                over[a] = True
             self._after_move()
             self._accumulate_rewards()
             return
@@ -203,8 +225,14 @@ class RulesEnv(AECEnv):
             self.agent_selection = self.agents[0]
 
     def render(self):
+        """The table in words (`observation_words`) as the agent to act reads it (the first at the end): returned
+        in "ansi" mode, printed in "human" mode."""
+        if self.render_mode is None:
+            return None
+        text = self.observation_words(self.possible_agents[self.line.to_act() if not self.line.finished else 0])
         if self.render_mode == "ansi":
-            return self.line.observation(self.line.to_act() if not self.line.finished else 0)
+            return text
+        print(text)
         return None
 
     def close(self):

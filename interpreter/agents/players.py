@@ -116,9 +116,13 @@ class HumanAgent:
         heading = pr.say("your decision", player=pr.player(decision.player, False))
         names = state.voc.table.steps if state is not None else ()
         steps = option_steps(decision, shown, order, names)
-        if steps is None:  # the options in the order a person reads them
-            listed = Shown(shown.prompt, [shown.options[i] for i in order], [shown.keys[i] for i in order], shown.secret)
-            return order[self._ask(pr, listed, len(order), model, heading)]
+        if steps is None:  # the options in the order a person reads them, copies of one component once (×N)
+            place = {i: n for n, i in enumerate(order)}
+            groups = sorted(((min(m, key=place.__getitem__), text, len(m)) for text, m in shown.groups),
+                            key=lambda g: place[g[0]]) if shown.groups else [(i, shown.options[i], 1) for i in order]
+            listed = Shown(shown.prompt, [shown.options[i] if n == 1 else f"{text} ×{n}" for i, text, n in groups],
+                           [shown.keys[i] for i, _, _ in groups], shown.secret)
+            return groups[self._ask(pr, listed, len(groups), model, heading)][0]
         first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
                       shown.secret)
         while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
@@ -199,25 +203,27 @@ class HumanAgent:
         return sorted(set(found)) or [pr.say("no such card")]
 
 
-AGENT_KINDS = ("random", "human", "ismcts")
+AGENT_KINDS = ("random", "human", "ismcts", "greedy")
 
-# the ismcts agent's settings: name -> (type, default, what it is); `rules play --agent-arg NAME=VALUE`
-# key: (type, default, highest, what). Each is at least just above 0 and at most its highest: a search of a
-# million simulations a decision would run for days, and an exploration constant of 1e308 makes every
-# UCT value infinite (returns are between 0 and 1, so constants past 100 explore no differently).
+# the search agents' settings, `rules play --agent-arg NAME=VALUE`: name -> (type, default, lowest, highest, what)
+# (the greedy agent takes `worlds` only: GreedyAgent.ARGS). Each is bounded: a search of a million simulations a
+# decision would run for days, and an exploration constant of 1e308 makes every UCT value infinite (returns are
+# between 0 and 1, so constants past 100 explore no differently).
 AGENT_ARGS = {
-    "simulations": (int, 100, 10_000, "simulations per decision (the search budget)"),
-    "uct_c": (float, 1.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
-    "rollouts": (int, 1, 100, "random rollouts per evaluation of a new node"),
-    "worlds": (int, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them"),
-    "horizon": (int, 30, 10_000, "decisions a rollout plays before it is cut and valued by the game's score"),
+    "simulations": (int, 100, 1, 10_000, "simulations per decision (the search budget)"),
+    "uct_c": (float, 1.0, 0.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
+    "worlds": (int, 1, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them "
+               "(greedy: an option's value is its mean over this many worlds)"),
+    "horizon": (int, 30, 0, 10_000, "random decisions a rollout plays before the position is valued by the game's evaluation"),
+    "prior_depth": (int, 2, 0, 100, "decisions deep from the root where options are ranked by the evaluation one move ahead"),
+    "widening": (float, 2.0, 0.0, 100.0, "a ranked node of n visits has at most widening * sqrt(n + 1) children (0: all)"),
 }
 
 
 def parse_agent_args(pairs: list[str]) -> dict:
     """`--agent-arg KEY=VALUE` (repeated) into typed values; a USAGE error for anything else."""
     out = {}
-    known = "; ".join(f"{k} ({t.__name__}, default {d}, at most {high:g}): {what}" for k, (t, d, high, what) in AGENT_ARGS.items())
+    known = "; ".join(f"{k} ({t.__name__}, default {d}, {low:g} to {high:g}): {what}" for k, (t, d, low, high, what) in AGENT_ARGS.items())
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()
@@ -225,19 +231,32 @@ def parse_agent_args(pairs: list[str]) -> dict:
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': write KEY=VALUE", hint=f"keys: {known}")])
         if key not in AGENT_ARGS:
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': no agent takes '{key}'", hint=f"keys: {known}")])
-        kind, _, high, _ = AGENT_ARGS[key]
+        kind, _, low, high, _ = AGENT_ARGS[key]
         try:
             parsed = kind(value.strip())
         except (ValueError, OverflowError):
             raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} is a {'whole number' if kind is int else 'number'}")]) from None
-        if not 0 < parsed <= high:  # NaN fails this too
-            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} must be positive and at most {high:g}",
+        if not low <= parsed <= high:  # NaN fails this too
+            raise DiagnosticError([Diagnostic("USAGE", f"--agent-arg '{pair}': {key} must be from {low:g} to {high:g}",
                                               hint=f"keys: {known}")])
         out[key] = parsed
     return out
 
 
+def agent_spec(text: str) -> tuple:
+    """An agent as `--agents` names it: a kind, optionally with settings of its own, `ismcts:simulations=50:horizon=0`
+    (a ladder rates several settings of one agent): (kind, {setting: value}); a USAGE error for anything else."""
+    kind, *pairs = text.strip().split(":")
+    kind = kind.strip()
+    if kind not in AGENT_KINDS:
+        raise DiagnosticError([Diagnostic("USAGE", f"no agent '{kind[:40]}'", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
+    return kind, parse_agent_args(pairs)
+
+
 def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
+    if ":" in kind:  # an agent with settings of its own, over the common ones
+        kind, own = agent_spec(kind)
+        options = {**(options or {}), **own}
     if kind == "random":
         return RandomAgent(seed * 7919 + seat + 1)
     if kind == "human":
@@ -245,6 +264,9 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
     if kind == "ismcts":  # OpenSpiel's information-set MCTS; attach(session) before it decides
         from interpreter.agents.ismcts_agent import ISMCTSAgent
         return ISMCTSAgent(seat, seed * 7919 + seat + 1, **(options or {}))
+    if kind == "greedy":  # one move ahead by the game's evaluation, in a sampled world; attach(session) first
+        from interpreter.agents.greedy import GreedyAgent
+        return GreedyAgent(seat, seed * 7919 + seat + 1, **{k: v for k, v in (options or {}).items() if k in GreedyAgent.ARGS})
     raise ValueError(kind)
 
 

@@ -13,9 +13,9 @@ words at once, as before. Either way the words are those `present.words.line` gi
 from __future__ import annotations
 
 from dsl.translations import Localized, Message
-from interpreter.core.decisions import Question, Told
+from interpreter.core.decisions import Question, Told, label_of, player_label
 from interpreter.core.state import Entity, Zone, holder
-from interpreter.present.views import can_see
+from interpreter.present.views import can_see, zone_label
 from interpreter.present.words import Presenter, entity_name, line, prompt
 
 _PLAIN = (int, str, bool, float, type(None), Localized)
@@ -226,3 +226,42 @@ def shown_label(state, label: str, player: int) -> str:
         return label
     return " ".join(HIDDEN if token in entities and not can_see(entities[token], player) else token
                     for token in label.split(" "))
+
+
+def whole_table(state) -> str:
+    """The whole table as text, hidden components named (OpenSpiel's string of a state: the full state, for
+    debugging and for its tests, never a player's): each zone holding something with its components in order
+    (`*` face down) and their variables set, then the game's and each player's variables."""
+    def component(e) -> str:
+        values = ", ".join(f"{k}={_value(v)}" for k, v in sorted(e.vars.items()) if v is not None)
+        return ("*" if e.face_down else "") + e.id + (f" ({values})" if values else "")
+
+    lines = []
+    zones = list(state.game_zones.values()) + [z for zs in state.player_zones.values() for z in zs]
+    zones += [z for e in state.entities.values() for z in _made_zones(e)]
+    for z in zones:
+        if z.items:
+            lines.append(f"{zone_label(z)} ({len(z.items)}): " + ", ".join(component(e) for e in z.items))
+    game = ", ".join(f"{k}={_value(v)}" for k, v in sorted(state.game_vars.items()))
+    if game:
+        lines.append("game: " + game)
+    for seat, pv in enumerate(state.player_vars):
+        if pv:
+            lines.append(f"{player_label(seat)}: " + ", ".join(f"{k}={_value(v)}" for k, v in sorted(pv.items())))
+    return "\n".join(lines)
+
+
+def _made_zones(e):
+    """The zones on a component that exist (those not made yet are empty: `runtime.lazyzones`)."""
+    zs = e.zones
+    if getattr(zs, "specs", None) is not None:
+        return ()
+    return zs.values()
+
+
+def _value(v) -> str:
+    if isinstance(v, Entity):
+        return v.id
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return label_of(v) if not isinstance(v, dict) else "{" + ", ".join(f"{_value(k)}: {_value(x)}" for k, x in v.items()) + "}"

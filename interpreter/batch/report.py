@@ -289,6 +289,8 @@ def render_html(report: dict) -> str:
         for e in r["stats"]["first_errors"]:
             parts.append(f"<pre>{esc(r['label'])}, seed {e['seed']}:\n{esc(e['error'])}</pre>")
 
+    if report.get("ladder"):
+        parts.append(_ladder_section(report["ladder"]))
     seats = report.get("seats") or [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
     parts.append("<h2>Wins by seat</h2>")
     parts.append(plot_seats(runs, seats))
@@ -337,6 +339,17 @@ def render_html(report: dict) -> str:
         parts.append(_cards_section(runs))
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
+
+
+def _ladder_section(ladder: dict) -> str:
+    """`rules ladder --report`: the agents' ratings (interpreter.batch.ladder), strongest first."""
+    rows = [[html.escape(r["agent"]), _num(r["elo"], 0), f"[{_num(r['low'], 0)}, {_num(r['high'], 0)}]", r["seats"],
+             f"{_pct(r['win_share']['rate'])} [{_pct(r['win_share']['low'])}, {_pct(r['win_share']['high'])}]",
+             _pct(r["fair_wins"] / r["seats"]) if r["seats"] else "–", _num(r.get("cpu_seconds_per_game"), 2)]
+            for r in ladder["ratings"]]
+    return "\n".join([f"<h2>Ladder</h2><p class=\"note\">{html.escape(ladder['method'])}; {ladder['lineups']} seatings in turn. "
+                      "The wins by seat and every figure below come from these games, played by the agents rated here.</p>",
+                      _table(["agent", "Elo", "95 % interval", "games", "won", "fair share", "CPU s per game"], rows)])
 
 
 def _union(runs: list, rows_of, key: str) -> list:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -27,8 +28,13 @@ class Batch:
     variants: tuple = ()
     agents: tuple = ("random",)  # one kind per seat (the last repeats), as `rules play --agents`
     agent_args: tuple = ()  # (key, value) settings of the search agents
+    # a ladder's seatings: game i seats lineups[i % len(lineups)] (one agent per seat) instead of `agents`
+    lineups: tuple = ()
+    timed: bool = False  # record each seat's CPU seconds spent deciding (benches: games per CPU-minute)
 
-    def seat_agents(self) -> list:
+    def seat_agents(self, index: int = 0) -> list:
+        if self.lineups:
+            return list(self.lineups[index % len(self.lineups)])
         kinds = list(self.agents) or ["random"]
         return (kinds + [kinds[-1]] * self.players)[:self.players]
 
@@ -52,11 +58,16 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
         played = track_played(session, spec) if spec is not None else None
         if spec is not None:
             count_calls(session, spec)
-        agents = [make_agent(kind, seat, seed, dict(batch.agent_args)) for seat, kind in enumerate(batch.seat_agents())]
+        kinds = batch.seat_agents(index)
+        if batch.lineups:
+            record["agents"] = kinds
+        agents = [make_agent(kind, seat, seed, dict(batch.agent_args)) for seat, kind in enumerate(kinds)]
         for agent in agents:
             if hasattr(agent, "attach"):  # a search agent follows the game's answers
                 agent.attach(session)
         session.call(game.content.manifest["start"])
+        if batch.timed:
+            record["cpu"], record["asked"] = _timed(session, agents)
         while session.pending is not None:
             d = session.pending
             session.answer(agents[d.player if d.player is not None else 0].decide(d, None))
@@ -72,6 +83,24 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
         record.update(winners=[], scores=[], decisions=len(session.history) if session else 0,
                       error=err.diagnostics[0].render())
     return record
+
+
+def _timed(session, agents: list) -> tuple:
+    """Play the game to its end timing each seat's decisions: (CPU seconds per seat, [seat, seconds] of each
+    decision of more than one option), for benches (games per CPU-minute, what a person waits per bot move)."""
+    cpu, asked = [0.0] * len(agents), []
+    clock = time.process_time
+    while session.pending is not None:
+        d = session.pending
+        seat = d.player if d.player is not None else 0
+        start = clock()
+        answer = agents[seat].decide(d, None)
+        spent = clock() - start
+        cpu[seat] += spent
+        if len(d.values) > 1:
+            asked.append([seat, round(spent, 4)])
+        session.answer(answer)
+    return [round(c, 6) for c in cpu], asked
 
 
 # ---------------------------------------------------------------- one chunk, wherever it runs

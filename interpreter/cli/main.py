@@ -1,4 +1,4 @@
-"""The `rules` command: validate, play, simulate, replay, explain, test, schema, compile, fmt, lsp.
+"""The `rules` command: validate, play, simulate, ladder, replay, explain, test, schema, compile, fmt, lsp.
 
 Exit codes: 0 ok, 1 content errors (or a replay that does not match, or failing scenarios), 2 usage.
 """
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
     pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", help="comma-separated agents per seat: random, human or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
     pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
@@ -120,10 +120,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
-    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random or ismcts (the openspiel extra); the last repeats")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; the last repeats")
     sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
     sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
+
+    ld = sub.add_parser("ladder", help="rate bots against each other", description="Play N games between the agents named, seats rotated, in parallel as simulate does, and rate them (Bradley-Terry on the Elo scale, with 95 %% bootstrap intervals); the same ratings for a seed whatever the number of workers.")
+    ld.add_argument("game", help="a folder name under content/ or a path to a game folder")
+    ld.add_argument("--agents", required=True, help="comma-separated agents to rate: random, greedy, ismcts; one with settings of its own as ismcts:simulations=50:horizon=4")
+    ld.add_argument("--games", type=int, default=100)
+    ld.add_argument("--players", type=int)
+    ld.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
+    ld.add_argument("--variant", action="append", default=[])
+    ld.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of every search agent, e.g. simulations=50")
+    ld.add_argument("--workers", type=int, help="worker processes (default: every core, at most one per 10 games)")
+    ld.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="run the games on Ray, as for simulate")
+    ld.add_argument("--report", metavar="DIR", help="write the balance report of these games with the ladder's table")
+    ld.add_argument("--lang", help="the language of the report's names: en or ru")
+    ld.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    ld.set_defaults(handler=cmd_ladder)
 
     rp = sub.add_parser("replay", help="replay a game log and check it", description="Replay a log's decisions from its seed; exit 0 if the final state matches, 1 if not.")
     rp.add_argument("log", type=Path)
@@ -148,6 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ts = sub.add_parser("test", help="run scenario files", description="Run scenario tests (YAML) and report each; exit 1 if any fails.")
     ts.add_argument("paths", nargs="+", type=Path)
+    ts.add_argument("--coverage", action="store_true", help="also report which lines of each game's rule text and card "
+                    "effects the scenarios executed: per file, with the lines missed")
+    ts.add_argument("--listing", type=Path, metavar="DIR", help="with --coverage: write an annotated copy of each rule "
+                    "file to DIR (> executed, ! not executed)")
+    ts.add_argument("--json", action="store_true", help="print the results (and the coverage) as JSON")
     ts.set_defaults(handler=cmd_test)
 
     sc = sub.add_parser("schema", help="write a game's component schema for editors", description="Write schemas/games/GAME.schema.json from the game's vocabulary, for editors' YAML validation.")
@@ -366,20 +386,30 @@ def _short(path: Path) -> str:
 
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
-    from interpreter.agents.players import AGENT_KINDS, parse_agent_args
+    from interpreter.agents.players import AGENT_KINDS, agent_spec, parse_agent_args
     from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
     from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
     game = load_compiled(args.game)
     kinds = [k.strip() for k in args.agents.split(",") if k.strip()]
-    if not kinds or any(k not in AGENT_KINDS or k == "human" for k in kinds):
+    if not kinds or any(k.split(":")[0] not in AGENT_KINDS or k.startswith("human") for k in kinds):
         raise DiagnosticError([Diagnostic("USAGE", f"--agents '{args.agents}': name a bot per seat",
                                           hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
+    for k in kinds:
+        agent_spec(k)  # settings of its own (ismcts:simulations=50), checked now
     args.agent_kinds = tuple(kinds)
     args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
     args.report_lang = choose_language(game, args.lang)
     return simulate(args, game, _game_ref(args.game), _players(game, args.players))
+
+
+def cmd_ladder(args) -> int:
+    from interpreter.cli.ladder import ladder
+    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    game = load_compiled(args.game)
+    args.report_lang = choose_language(game, args.lang)
+    return ladder(args, game, _game_ref(args.game), _players(game, args.players))
 
 
 # ---------------------------------------------------------------- replay and explain
@@ -502,6 +532,9 @@ def cmd_test(args) -> int:
     files = find_scenarios(list(args.paths))
     if not files:
         raise DiagnosticError([Diagnostic("USAGE", "no scenario files found")])
+    if args.coverage or args.listing or args.json:
+        from interpreter.scenarios.coverage import report_run
+        return report_run(files, run_scenario, args.coverage or bool(args.listing), args.listing, args.json)
     failed = 0
     for path in files:
         outcome = run_scenario(path)

@@ -110,7 +110,7 @@ def _summary(game, players, variants, records, seconds, workers, ray_address, ag
     }
 
 
-def _write_report(folder: Path, game, players: int, args, results: list):
+def _write_report(folder: Path, game, players: int, args, results: list, extra: dict | None = None):
     from dsl.translations import text_in
     from interpreter.batch.balance import summarize
     from interpreter.batch.game_facts import describe_records, report_spec
@@ -154,6 +154,7 @@ def _write_report(folder: Path, game, players: int, args, results: list):
                   "stats": summarize(records, players, names, described.numbers, described.groups,
                                      tuple(k for k, vs in matters.items() if not set(vs) & set(variants)))}
                  for label, variants, records, seconds in results],
+        **(extra or {}),  # a ladder's table (rules ladder --report)
     }
     return write_report(folder, report)
 

@@ -23,11 +23,13 @@ from interpreter.codegen.statements import Statements, count_loop
 _KIND = {ast.Trigger: "trigger", ast.Replacement: "replacement", ast.Modifier: "modifier"}
 
 
-def compile_game(content: GameContent) -> CompiledGame:
-    unit = Unit(CompiledGame(content), f"<rules {content.id}>")
+def compile_game(content: GameContent, for_coverage: bool = False) -> CompiledGame:
+    unit = Unit(CompiledGame(content, for_coverage=for_coverage), f"<rules {content.id}>")
     unit.analyse(list(all_decls(content.modules)))  # nested `until` abilities count too
     unit.declare([(m, d) for m in content.modules for d in m.decls])
     unit.finish()
+    if content.bots.evaluation is not None:  # the manifest's `bots: evaluation:` (dsl.bots_spec), for the bots
+        unit.game.evaluation = compile_expression(unit.game, content.bots.evaluation, ("you",))
     return unit.game
 
 

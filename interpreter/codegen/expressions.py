@@ -344,7 +344,8 @@ class Expressions:
         """(the callee's context, its expression) for a call of a pure rule function with simple arguments, which is
         inlined: the callee's parameters stand for the arguments' sources; None for any other node."""
         ref = getattr(node, "ref", ("",))
-        if not isinstance(node, ast.Call) or ref[0] == "builtin" or node.func in self.game.modified:
+        if not isinstance(node, ast.Call) or ref[0] == "builtin" or node.func in self.game.modified or \
+                self.game.for_coverage:
             return None
         decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None
         name = node.func

@@ -73,6 +73,10 @@ class CompiledGame:
     start_states: dict = field(default_factory=dict)  # (players, variants) -> the state before setup (runtime.start)
     card_table: object = None  # CardFunctions, made when first asked for (card_functions)
     derived: dict = field(default_factory=dict)  # what higher layers compute once from the game (bots' action words)
+    # Compiled for rule coverage (scenarios.coverage): no rule function is inlined into its callers, so that each
+    # runs as its own generated function under its own span; the same game otherwise, only slower.
+    for_coverage: bool = False
+    evaluation: object = None  # fn(rt, seat) -> number: the manifest's `bots: evaluation:` (dsl.bots_spec)
 
     @property
     def card_functions(self) -> "CardFunctions":

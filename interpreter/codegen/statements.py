@@ -52,9 +52,14 @@ class Statements(Menus):
     def block(self, stmts: list) -> None:
         if self.facts is None:  # the first block is the whole body
             self.facts = local_facts(self.game, stmts, self.bound)
+        # Each line written is filed under the statement it is written for; what follows a block (an `else:`, a
+        # function's closing `return None`) under the statement around it again, not under the block's last one,
+        # so that rule coverage (scenarios.coverage) and run errors never name a statement that did not run.
+        around = self.w.span
         for s in stmts:
             self.w.span = s.span
             getattr(self, "s_" + type(s).__name__)(s)
+        self.w.span = around
 
     def suite(self, stmts: list, *names: str) -> None:
         with self.child(*names):

@@ -14,6 +14,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "player": {"en": "P{n}", "ru": "Игрок {n}"},
     "you": {"en": "{player} (you)", "ru": "{player} (вы)"},
     "nobody": {"en": "nobody", "ru": "никто"},
+    "player short": {"en": "P{n}", "ru": "{n}"},  # a player's marker on a track: a few letters in a disc
     # plain values
     "yes": {"en": "yes", "ru": "да"},
     "no": {"en": "no", "ru": "нет"},
@@ -55,6 +56,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "done": {"en": "done: choose no more", "ru": "готово: больше не выбирать"},
     # the table
     "game": {"en": "game", "ru": "игра"},
+    "total": {"en": "total {n}", "ru": "всего {n}"},
     # around a game (cli and the terminal player)
     # the name on a line of its own in Russian: a name kept in Latin letters (a brand) mixes with no words
     "header": {"en": "{name}: {players} players, seed {seed}", "ru": "{name}\nИгроков: {players}, зерно {seed}"},
@@ -181,7 +183,16 @@ PHRASES: dict[str, dict[str, str]] = {
     "web ready": {"en": "I am {player}: show my seat", "ru": "Я — {player}: показать моё место"},
     "web options here": {"en": "Options for {area}:", "ru": "Варианты для «{area}»:"},
     "web all options": {"en": "show every option", "ru": "показать все варианты"},
-    "web click map": {"en": "Highlighted areas of the board can be clicked.", "ru": "Выделенные области поля можно нажать."},
+    "web click table": {"en": "Choose on the board or a highlighted card, or from the list.",
+                        "ru": "Выберите на поле или выделенную карту — или в списке."},
+    "web zoom": {"en": "Zoom the board", "ru": "Масштаб поля"},
+    "web zoom in": {"en": "Zoom in", "ru": "Приблизить"},
+    "web zoom out": {"en": "Zoom out", "ru": "Отдалить"},
+    "web zoom reset": {"en": "Show the whole board", "ru": "Показать всё поле"},
+    "web tracks": {"en": "Tracks", "ru": "Треки"},
+    "web others": {"en": "The other players", "ru": "Другие игроки"},
+    "web card texts": {"en": "The texts of the cards it names", "ru": "Тексты карт, которые он называет"},
+    "web new lines": {"en": "{n} new", "ru": "новых: {n}"},
     "web area controlled": {"en": "{area}: {player}", "ru": "{area}: {player}"},
     "web game key": {"en": "game", "ru": "игра"},
     "web unknown link": {"en": "This link holds no seat of this game: you see what a spectator sees.",

@@ -2,14 +2,17 @@
 terminal, a web page, a bot's text observation). It is made from the reader's view (interpreter.present.
 views) and from what the game declares in its manifest's `table:` (dsl.table_spec): how each zone shows
 (every component, stacks of identical ones, its top, its size, or nothing), which variables a player
-reads, what a face-down component's back shows, the score computed now, and the board's areas.
+reads, what a face-down component's back shows, the score computed now, the board's areas (with those of
+the zones `looks:` greys, never left out), the tracks `looks:` declares, the entity variables shown on their
+components, and the totals of piles.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
 from interpreter.core.state import Entity, Zone
-from interpreter.present.views import can_see
+from interpreter.present.tracks import tracks
+from interpreter.present.views import back_of, can_see
 from interpreter.present.words import Presenter
 
 
@@ -21,6 +24,9 @@ class Item:
     count: int = 1
     ref: str | None = None  # the component's id when the reader sees it: what options and texts attach to
     zones: list = field(default_factory=list)  # the zones lying on it (ZoneView)
+    values: list = field(default_factory=list)  # its shown variables (`table: variables`): [(word, value)]
+    back: str | None = None  # unseen: what its back shows (a kind or an attribute's value), else None
+    refs: list = field(default_factory=list)  # every seen component of a stack, `ref` first
 
 
 @dataclass
@@ -31,6 +37,7 @@ class ZoneView:
     size: int
     mode: str  # all | stacks | top | count
     items: list = field(default_factory=list)
+    total: int | None = None  # the sum `table: totals` declares, over what lies there (every part seen)
 
 
 @dataclass
@@ -50,6 +57,8 @@ class AreaView:
     controller: int | None
     adjacent: list = field(default_factory=list)  # ids of the neighbouring areas
     zones: list = field(default_factory=list)
+    values: list = field(default_factory=list)  # its shown variables: [(word, value)] (armies on a territory)
+    greyed: str | None = None  # out of play, and why, in the reader's words
 
 
 @dataclass
@@ -61,6 +70,7 @@ class TableModel:
     players: list = field(default_factory=list)  # PlayerView, the reader first
     areas: list = field(default_factory=list)  # AreaView, when the game declares a board
     texts: dict = field(default_factory=dict)  # component id -> (its name and values, its printed text)
+    tracks: list = field(default_factory=list)  # TrackView (present.tracks), as `looks:` declares them
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -105,14 +115,17 @@ def table_model(session, viewer: int | None, lang: str | None = None) -> TableMo
     if board_zone:
         controller, adjacent = spec.board.get("controller"), spec.board.get("adjacent")
         by_seat = {p.seat: p for p in model.players}
-        for area in state.game_zones[board_zone].items:
-            owner = _call(session, controller, area) if controller else None
-            near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
-            inner = [z for z in (_zone(pr, spec, sub, viewer, model) for sub in area.zones.values()) if z is not None]
-            model.areas.append(AreaView(area.id, pr.entity(area, values=False), owner if isinstance(owner, int) else None,
-                                        near, inner))
-            if isinstance(owner, int) and owner in by_seat:
-                by_seat[owner].areas.append(area.id)
+        greyed = [(state.game_zones[z], pr.value(reason)) for z, reason in spec.looks.greyed if z in state.game_zones]
+        for zone, why in [(state.game_zones[board_zone], None)] + greyed:
+            for area in zone.items:
+                owner = _call(session, controller, area) if controller and why is None else None
+                near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
+                inner = [z for z in (_zone(pr, spec, sub, viewer, model) for sub in area.zones.values()) if z is not None]
+                model.areas.append(AreaView(area.id, pr.entity(area, values=False), owner if isinstance(owner, int) else None,
+                                            near, inner, _entity_values(pr, spec, area), why))
+                if isinstance(owner, int) and owner in by_seat:
+                    by_seat[owner].areas.append(area.id)
+    model.tracks = tracks(state, spec.looks.tracks, pr)
     return model
 
 
@@ -125,6 +138,18 @@ def _values(pr: Presenter, spec, variables: dict) -> list:
     return out
 
 
+def _entity_values(pr: Presenter, spec, e: Entity) -> list:
+    """The variables of component `e` the table shows (entity variables listed in `table: variables`)."""
+    if not e.vars or not spec.on_components:
+        return []
+    out = []
+    for name in spec.on_components:
+        value = e.vars.get(name)
+        if value is not None:
+            out.append((pr.word(name), pr.value(value, pr.state.voc.variables[name].type)))
+    return out
+
+
 def _owner(zone: Zone) -> int | None:
     owner = zone.owner
     while isinstance(owner, Entity):
@@ -133,29 +158,44 @@ def _owner(zone: Zone) -> int | None:
 
 
 def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int = 0) -> ZoneView | None:
-    show = spec.show(zone.name)
-    mode = show.owner if viewer is not None and _owner(zone) == viewer else show.others
-    if mode == "none" or not zone.items or (show.variant is not None and show.variant not in pr.state.variants):
+    if not zone.items:  # most zones on components are empty: nothing to show, nothing to work out
         return None
-    view = ZoneView(pr.zone(zone), zone.name, _owner(zone), len(zone.items), mode)
+    show = spec.show(zone.name)
+    owner = _owner(zone)
+    mode = show.owner if viewer is not None and owner == viewer else show.others
+    if mode == "none" or (show.variant is not None and show.variant not in pr.state.variants):
+        return None
+    view = ZoneView(pr.zone(zone), zone.name, owner, len(zone.items), mode)
     if mode == "count":
         return view
     items = zone.items[-1:] if mode == "top" else zone.items  # the top of a pile is its last component
     stacks: dict = {}
+    total_of = spec.totals.get(zone.name)
+    total = 0
     for e in items:
         seen = can_see(e, viewer)
         text = pr.describe(e) if seen else pr.unseen_short(e)
         inner = [z for z in (_zone(pr, spec, sub, viewer, model, depth + 1) for sub in e.zones.values()) if z is not None] \
             if seen and depth < 3 else []
+        values = _entity_values(pr, spec, e) if seen else []
+        back = None if seen else back_of(e, viewer, pr.backs)
         if seen and pr.card_text(e):
             model.texts.setdefault(e.id, (text, pr.card_text(e)))
+        if total_of is not None:
+            number = e.attrs.get(total_of) if seen else None
+            total = None if total is None or type(number) is not int else total + number  # a hidden part: no total
         if mode != "all" and not inner:
             # identical components stack ("Copper ×46"), hidden ones by what their backs show
-            if text in stacks:
-                stacks[text].count += 1
+            key = (text, tuple(values))
+            if key in stacks:
+                stacks[key].count += 1
+                if seen:
+                    stacks[key].refs.append(e.id)
                 continue
-            stacks[text] = Item(text, 1, e.id if seen else None)
-            view.items.append(stacks[text])
+            stacks[key] = Item(text, 1, e.id if seen else None, values=values, back=back, refs=[e.id] if seen else [])
+            view.items.append(stacks[key])
         else:
-            view.items.append(Item(text, 1, e.id if seen else None, inner))
+            view.items.append(Item(text, 1, e.id if seen else None, inner, values, back))
+    if total_of is not None and mode != "top":
+        view.total = total
     return view

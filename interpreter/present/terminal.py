@@ -101,12 +101,35 @@ def zone_line(pr: Presenter, zone: ZoneView) -> str:
     parts = []
     for item in zone.items:
         text = item.text + (f" ×{item.count}" if item.count > 1 else "")
+        if item.values:
+            text += " (" + ", ".join(f"{w} {v}" for w, v in item.values) + ")"
         if item.zones:
             text += " [" + "; ".join(zone_line(pr, z) for z in item.zones) + "]"
         parts.append(text)
     if zone.mode == "top" and zone.size > 1:
         return pr.say("top of zone", zone=zone.name, top=", ".join(parts), n=zone.size)
-    return f"{zone.name}: {', '.join(parts)}"
+    total = f" ({pr.say('total', n=zone.total)})" if zone.total is not None else ""
+    return f"{zone.name}{total}: {', '.join(parts)}"
+
+
+def area_line(pr: Presenter, a, near: str = "") -> str:
+    """An area of the board: its name, who controls it, its shown values, what lies there; greyed ones say why."""
+    owner = f" ({pr.player(a.controller)})" if a.controller is not None else ""
+    values = " · ".join(f"{w} {v}" for w, v in a.values)
+    inner = "; ".join(zone_line(pr, z) for z in a.zones)
+    text = f"{a.name}{owner}" + (f" [{values}]" if values else "") + (f": {inner}" if inner else "")
+    if a.greyed:
+        text += f" — {a.greyed}"
+    return text + (f" — {pr.say('adjacent')}: {near}" if near else "")
+
+
+def track_line(pr: Presenter, track) -> str:
+    """A track in one line: who stands where (`Iron Throne: 1 P2 · 2 P1 (you) · 3 P3`), or where its marker is."""
+    if track.how == "value":
+        at = next((s.label for s in track.slots if s.marked), "–")
+        return f"{track.name}: {at} ({track.slots[0].label}–{track.slots[-1].label})" if track.slots else f"{track.name}: {at}"
+    shown = [f"{s.label} {', '.join(pr.player(p) for p in s.seats)}" for s in track.slots if s.seats]
+    return f"{track.name}: {' · '.join(shown)}"
 
 
 def player_line(pr: Presenter, player, compact: bool) -> str:
@@ -130,10 +153,8 @@ def whole_table(model: TableModel, pr: Presenter) -> list[str]:
         out.extend("  " + zone_line(pr, z) for z in p.zones)
     areas = {a.ref: a for a in model.areas}
     for a in model.areas:
-        owner = f" ({pr.player(a.controller)})" if a.controller is not None else ""
-        inner = "; ".join(zone_line(pr, z) for z in a.zones)
-        near = ", ".join(areas[n].name for n in a.adjacent if n in areas)
-        out.append(f"{a.name}{owner}" + (f": {inner}" if inner else "") + (f" — {pr.say('adjacent')}: {near}" if near else ""))
+        out.append(area_line(pr, a, ", ".join(areas[n].name for n in a.adjacent if n in areas)))
+    out.extend(track_line(pr, t) for t in model.tracks)
     if model.values:
         out.append(" · ".join(f"{w} {v}" for w, v in model.values))
     out.extend(zone_line(pr, z) for z in model.game)
@@ -163,9 +184,9 @@ def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], rec
         body.append(clip(player_line(pr, me, compact=False), columns))
         body.extend(clip("  " + zone_line(pr, z), columns) for z in me.zones)
         mine = [a for a in model.areas if a.ref in set(me.areas)]
-        body.extend(clip("  " + a.name + (": " + "; ".join(zone_line(pr, z) for z in a.zones) if a.zones else ""), columns)
-                    for a in mine)
+        body.extend(clip("  " + area_line(pr, a), columns) for a in mine)
     body.extend(clip(player_line(pr, p, compact=True), columns) for p in others)
+    body.extend(clip(track_line(pr, t), columns) for t in model.tracks)
     if model.values:
         body.append(clip(" · ".join(f"{w} {v}" for w, v in model.values), columns))
     body.extend(clip(zone_line(pr, z), columns) for z in model.game)

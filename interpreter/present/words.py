@@ -282,6 +282,9 @@ class Shown:
     options: list  # one text per option, in the decision's order
     keys: list = field(default_factory=list)  # per option: [(component in words, its full text)]
     secret: bool = False
+    # options that differ only in which of identical components they name (copies of an order token in one
+    # pile): [(their text without the copy number, their indices)], one entry per option otherwise
+    groups: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"prompt": self.prompt, "options": self.options, "secret": self.secret,
@@ -333,15 +336,54 @@ def shown_to(decision, state, viewer: int | None = None, lang: str | None = None
     same: dict = {}
     for i, text in enumerate(options):
         same.setdefault(text, []).append(i)
+    groups = []
     for text, where in same.items():
         if len(where) < 2:
+            groups.append((text, where))
             continue
+        kinds: dict = {}
+        for i in where:
+            kinds.setdefault(_likeness(decision.values[i], viewer), []).append(i)
+        groups.extend((text, members) for members in kinds.values())
         numbers = [next((n for e in _entities(decision.values[i]) if (n := copy_number(e)) is not None), None) for i in where]
         if None in numbers or len(set(numbers)) < len(numbers):
             numbers = list(range(1, len(where) + 1))
         for i, n in zip(where, numbers):
             options[i] = pr.say("copy", name=text, n=n)
-    return Shown(prompt_words(decision, state, viewer, lang), options, keys, decision.secret)
+    groups.sort(key=lambda g: g[1][0])
+    return Shown(prompt_words(decision, state, viewer, lang), options, keys, decision.secret, groups)
+
+
+def _likeness(value, viewer) -> tuple:
+    """What tells an option's components apart beyond their words: for each component it names (that the viewer
+    sees), its attributes (all but its id and source: two records alike in every other field are the same
+    component twice), variables, face and place. Options alike in words and in this are the same choice made
+    with another copy, so a page may offer them once."""
+    out = []
+    for e in _named(value):
+        if can_see(e, viewer):
+            attrs = repr(sorted((k, v) for k, v in e.attrs.items() if k not in _NOT_LIKENESS))
+            out.append((attrs, repr(sorted(e.vars.items())) if e.vars else "", e.face_down, id(e.zone)))
+        else:
+            out.append(("?", id(e)))  # never merged: its words already tell it apart
+    return tuple(out)
+
+
+_NOT_LIKENESS = frozenset({"id", "source", "copies"})
+
+
+def _named(value, depth: int = 0):
+    """The components an option names: a menu choice's arguments, a list's items, the value itself."""
+    if depth > 4:
+        return
+    if isinstance(value, Entity):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _named(v, depth + 1)
+    elif getattr(value, "option", None) is not None:
+        for v in getattr(value, "bound", ()) or ():
+            yield from _named(v, depth + 1)
 
 
 def _menu_pieces(pr: Presenter, choice) -> list:
@@ -382,6 +424,10 @@ def _contents(pr: Presenter, zone: Zone, depth: int = 0) -> str:
         else:
             back = back_of(e, pr.viewer, pr.backs)
             unseen[back] = unseen.get(back, 0) + 1
+    counted: dict = {}  # identical components once, with how many ("Army ×11"), as the table stacks them
+    for text in seen:
+        counted[text] = counted.get(text, 0) + 1
+    shown = [text + (f" ×{n}" if n > 1 else "") for text, n in counted.items()]
     for back, n in unseen.items():
-        seen.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))
-    return ", ".join(seen) or pr.say("empty")
+        shown.append(pr.say("count face-down", n=n, back=pr.word(back)) if back else pr.say("count hidden", n=n))
+    return ", ".join(shown) or pr.say("empty")

@@ -60,15 +60,17 @@ def locate(game: str) -> Path:
                                       did_you_mean(game, known_games()) or f"games: {', '.join(known_games())}")])
 
 
-def load_compiled(game: str) -> CompiledGame:
+def load_compiled(game: str, for_coverage: bool = False) -> CompiledGame:
+    """The game compiled once per process; `for_coverage`: compiled apart for rule coverage (CompiledGame.for_coverage)."""
     root = locate(game)
-    if root not in _compiled:
+    key = (root, True) if for_coverage else root
+    if key not in _compiled:
         from interpreter.codegen import compile_game  # here: finding a game (validate) needs no compiler
 
         content = ensure_loaded(root)
         with deep_recursion():  # the parser bounds every AST's depth; compiling walks it recursively
-            _compiled[root] = compile_game(content)
-    return _compiled[root]
+            _compiled[key] = compile_game(content, for_coverage)
+    return _compiled[key]
 
 
 def _clip(text: str, width: int = 80) -> str:

@@ -33,6 +33,7 @@ class ScenarioOutcome:
     path: str
     failures: list = field(default_factory=list)  # human-readable lines
     diagnostics: list = field(default_factory=list)
+    game: object = None  # the CompiledGame it ran against, once loaded (rule coverage reads its code)
 
     @property
     def ok(self) -> bool:
@@ -44,7 +45,8 @@ class ScenarioOutcome:
         return "\n".join(lines)
 
 
-def run_scenario(path: Path) -> ScenarioOutcome:
+def run_scenario(path: Path, for_coverage: bool = False) -> ScenarioOutcome:
+    """Run one scenario file; `for_coverage`: against the game compiled for rule coverage (scenarios.coverage)."""
     outcome = ScenarioOutcome(path.stem, str(path))
     try:
         text = read_text(path, str(path))
@@ -64,7 +66,7 @@ def run_scenario(path: Path) -> ScenarioOutcome:
     outcome.name = data["name"]
     try:
         with deep_recursion():  # the scenario's own rule text is checked and compiled here, not at load
-            _run(doc, data, path, outcome)
+            _run(doc, data, path, outcome, for_coverage)
     except DiagnosticError as err:  # the game or a scenario text cannot be loaded: nothing to check against
         outcome.diagnostics.extend(err.diagnostics)
     return outcome
@@ -127,14 +129,15 @@ def _game_ref(data: dict, path: Path) -> str:
         return ref
 
 
-def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome) -> None:
+def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome, for_coverage: bool = False) -> None:
     try:
-        game = load_compiled(_game_ref(data, path))
+        game = load_compiled(_game_ref(data, path), for_coverage)
     except DiagnosticError as err:
         if not all(d.code == "USAGE" for d in err.diagnostics):
             raise  # the game's own errors
         raise DiagnosticError([Diagnostic("CONTENT-MISSING", f"no game '{data['game']}' next to this file or under content/",
                                           doc.span(("game",)), err.diagnostics[0].hint)]) from None
+    outcome.game = game
     content = game.content
     players = data.get("players", content.manifest["players"].get("default", content.manifest["players"]["min"]))
     session = Session(game, players, data.get("seed", 0), tuple(data.get("variants", [])), start=False, trace=True)

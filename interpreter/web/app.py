@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 
 from dsl.diagnostics import DiagnosticError
 from dsl.limits import MAX_PLAYERS
+from interpreter.present.icons import sprite, sprite_version
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
 from interpreter.web.bots import Bots
@@ -238,6 +239,13 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
     async def socket(ws: WebSocket):
         await serve_page(ws, env, rooms)
 
+    async def icons(request: Request):
+        """The vendored icons as one SVG of symbols (interpreter.present.icons), named by their hash: kept for good."""
+        if request.path_params["version"] != sprite_version():
+            return Response(status_code=404)
+        return Response(sprite(), media_type="image/svg+xml",
+                        headers={**HEADERS, "Cache-Control": "public, max-age=31536000, immutable"})
+
     async def refused(request: Request, exc: Refused):
         return _json({"error": exc.message}, exc.status)
 
@@ -260,6 +268,7 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         Route("/api/g/{gid}/chat", chat, methods=["POST"]),
         Route("/api/g/{gid}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/{gid}", socket),
+        Route("/icons-{version}.svg", icons),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     @contextlib.asynccontextmanager

@@ -1,23 +1,28 @@
 """The pages, made by Jinja2 templates (templates/) with autoescape on: every name, card text, log line and
-option label from content is escaped wherever it lands (HTML text, attributes, SVG). What a page shows of a
-game is the table model through the reader's view (interpreter.present.table), the pending decision as the
-decider reads it (interpreter.present.words.shown_to) in a stable order (present.terminal.option_order),
-what each option names (present.options.option_refs) and the log lines the reader was told.
+option label from content is escaped wherever it lands (HTML text, attributes, SVG; the scene's hot parts are
+written by interpreter.web.draw with the same escape). What a page shows of a game is the scene of the reader's
+table model (interpreter.present.scene: cards, tokens, tracks, the board's pieces, what changed since the
+reader's last decision), the pending decision as the decider reads it (interpreter.present.words.shown_to) in a
+stable order (present.terminal.option_order), options that differ only in which copy they take offered once
+(`Shown.groups`: the first of them answers), what each option names (present.options.option_refs) and the log
+lines the reader was told. The board's static layer is drawn once per game and language and sent with the
+page's frame; each view carries only the reader's layer.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
 
 from dsl.translations import text_in
 from interpreter.present.options import option_refs
 from interpreter.present.phrases import say
+from interpreter.present.scene import changes, scene, signature
+from interpreter.present.scene_board import static_board
 from interpreter.present.table import table_model
 from interpreter.present.terminal import option_order
 from interpreter.present.words import Presenter, shown_to
-from interpreter.web.board import board, colour
+from interpreter.web import draw
 
 HERE = Path(__file__).resolve().parent
 MAX_LISTED = 200  # the lobby lists the games in play among the last ones made
@@ -33,42 +38,9 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)  # the templates are read once: no stat() of each file at every page
-    env.globals.update(t=web_phrase, say=say, colour=colour, zone_html=zone_html, edges_html=edges_html)
+    env.globals.update(t=web_phrase, say=say, zone_html=draw.zone_html, track_html=draw.track_html,
+                       colour_chip=draw.colour_chip, option_face=draw.option_face)
     return env
-
-
-# The table's zones are the page's hottest part (hundreds of components in a large game): written here with
-# markupsafe's escape, which is what autoescape calls, without a template macro's call for every component.
-def zone_html(z, texts: dict, pickable: set, depth: int = 0) -> Markup:
-    out = [f'<span class="zone" data-zone="{escape(z.zone)}"><span class="zname">{escape(z.name)}</span>: ']
-    if z.mode == "count":
-        out.append(str(int(z.size)))
-    else:
-        out.append(", ".join(_item_html(it, texts, pickable, depth) for it in z.items))
-        if z.mode == "top" and z.size > 1:
-            out.append(f" ({int(z.size)})")
-    out.append("</span>")
-    return Markup("".join(out))
-
-
-def _item_html(it, texts: dict, pickable: set, depth: int) -> str:
-    ref = it.ref
-    cls = "item pickable" if ref is not None and ref in pickable else "item"
-    attrs = f' data-ref="{escape(ref)}"' if ref is not None else ""
-    text = texts.get(ref) if ref is not None else None
-    if text is not None:
-        attrs += ' tabindex="0"'
-    body = str(escape(it.text)) + (f" ×{int(it.count)}" if it.count > 1 else "")
-    if text is not None:
-        body += f'<span class="tip" role="tooltip"><b>{escape(text[0])}</b><br>{escape(text[1])}</span>'
-    if it.zones and depth < 6:
-        body += " [" + "; ".join(zone_html(z, texts, pickable, depth + 1) for z in it.zones) + "]"
-    return f'<span class="{cls}"{attrs}>{body}</span>'
-
-
-def edges_html(edges: list) -> Markup:
-    """The board's lines: numbers only."""
-    return Markup("".join(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>' for x1, y1, x2, y2 in edges))
 
 
 def game_name(game, lang: str) -> str:
@@ -115,9 +87,43 @@ def links(env: Environment, room, lang: str, secrets: bool = True) -> str:
 
 
 def game_page(env: Environment, room, lang: str) -> str:
-    """The page's frame: the live view comes over the websocket once the page says which seats it holds."""
+    """The page's frame: the live view comes over the websocket once the page says which seats it holds. The
+    frame carries the board's static layer, which every view then draws over."""
+    with room.lock:
+        static = _static(room, lang)
     return env.get_template("game.html").render(lang=lang, room=room, name=game_name(room.game, lang),
-                                                languages=room.game.content.vocabulary.languages)
+                                                languages=room.game.content.vocabulary.languages,
+                                                static_board=static[1] if static else None)
+
+
+def _static(room, lang: str):
+    """The board's static layer in `lang` (the scene's and its SVG), drawn once per room and language."""
+    state = room.session.state
+    if not state.voc.table.board.get("zone"):
+        return None
+    kept = room.drawn.setdefault("static", {})
+    if lang not in kept:
+        board = static_board(state, state.voc.table, Presenter(state, None, lang))
+        kept[lang] = (board, draw.static_svg(board), draw.labels_svg(board))
+    return kept[lang]
+
+
+def _changed(room, viewer, model, asked: int | None) -> dict | None:
+    """What differs on `viewer`'s table since its last decision. The room keeps, per reader, the signature of
+    what its page showed when it was last asked (and, while asked, the one of the decision before): while
+    the reader decides, the change since its previous decision; while it waits, since the one it made."""
+    if viewer is None:
+        return None
+    now = signature(model)
+    seen = room.drawn.setdefault("seen", {})
+    mine = seen.get(viewer)
+    if asked is None:
+        return changes(mine["now"], now) if mine else None
+    if mine is None or mine["asked"] != asked:
+        mine = seen[viewer] = {"asked": asked, "base": mine["now"] if mine else None, "now": now}
+    else:
+        mine["now"] = now
+    return changes(mine["base"], now)
 
 
 def view(env: Environment, room, viewer: int | None, lang: str) -> dict:
@@ -141,15 +147,24 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         d = session.pending
         shown = shown_to(d, state, viewer, lang)
         refs = option_refs(d, state, viewer)
+        place = {i: n for n, i in enumerate(option_order(d, state))}
         options = []
-        for i in option_order(d, state):
-            options.append({"index": i, "text": shown.options[i], "areas": refs[i].areas,
-                            "components": refs[i].components, "texts": shown.keys[i]})
-            chosen.update(refs[i].areas)
-            pickable.update(refs[i].components)
+        for text, members in shown.groups:  # copies of one component: offered once, the first read answering
+            first = min(members, key=place.__getitem__)
+            areas = sorted({a for i in members for a in refs[i].areas})
+            components = sorted({c for i in members for c in refs[i].components})
+            face = refs[first].components[0] if len(refs[first].components) == 1 else None  # drawn beside it
+            options.append({"index": first, "text": text if len(members) > 1 else shown.options[first], "count": len(members),
+                            "areas": areas, "components": components, "texts": shown.keys[first], "at": place[first],
+                            "face": face})
+            chosen.update(areas)
+            pickable.update(components)
+        options.sort(key=lambda o: o["at"])
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
-                    "decision": len(session.history)}
-    drawn = board(model, state.voc.table.board, chosen)
+                    "decision": len(session.history), "on_table": bool(chosen or pickable)}
+    asked = len(session.history) if question is not None else None
+    drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked))
+    static = _static(room, lang) if drawn.board is not None else None
     last = room.last_of.get(viewer, -1) if viewer is not None else None
     told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
     lines = [{"text": ln.texts[told], "private": ln.private, "new": last is not None and ln.n > last}
@@ -161,9 +176,11 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         result = {"winners": winners, "scores": ", ".join(f"{pr.player(i)} {s}" for i, s in enumerate(scores) if s is not None)}
     seat = room.seats[viewer] if viewer is not None else None
     html = env.get_template("view.html").render(
-        lang=lang, model=model, pr=pr, question=question, board=drawn, lines=lines, result=result, room=room,
-        viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, pickable=pickable,
-        error=room.error)  # what the seat may do besides answering: interpreter.web.live (templates/seat_tools.html)
+        lang=lang, scene=drawn, texts=model.texts, pr=pr, question=question, lines=lines, result=result, room=room,
+        viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, error=room.error,
+        board_svg=draw.board_svg(drawn.board, static[2], {"board": web_phrase(lang, "board")}) if static else None,
+        static_key=f"{room.id}/{lang}", new_lines=sum(1 for ln in lines if ln["new"]),
+        log_open=question is None and viewer is None)  # what the seat may do besides answering: live.py, seat_tools.html
     return {"type": "view", "version": room.version, "seat": viewer, "deciding": question is not None,
             "decision": question["decision"] if question else None, "html": html,
             "player": pr.player(viewer, False) if viewer is not None else None}

@@ -86,6 +86,7 @@ class Room:
         self.listeners: list = []  # callables told (with no argument) after every change
         self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages): interpreter.web.live
         self.hurried = False  # bots without pace answer next: a page may wait a moment for them (interpreter.web.live)
+        self.drawn: dict = {}  # what interpreter.web.pages keeps between views: the static board, what each reader saw
         self.error: dict | None = row.error
         self.status = row.status
         self.saved_status = row.status

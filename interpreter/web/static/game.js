@@ -1,8 +1,8 @@
-// A game page's drawing: the view the server rendered (escaped HTML, in parts: interpreter/web/live.py) put on
-// the page, the options' buttons, clicks on the map's areas and on components, and hot-seat's "pass the
-// device" screen. The transport is static/connection.js; nothing from the game is inserted as markup here
-// except the server's escaped HTML.
+// A game page's view: what arrives over the connection (static/connection.js: the view's escaped HTML, put
+// together from its parts) handed to the drawing (static/scene.js: board, cards, clicks on them, pan and zoom,
+// gliding), and hot-seat's "pass the device" screen. Nothing from the game is inserted as markup here.
 import { answer, heldSeats } from "./connection.js";
+import { render as draw } from "./scene.js";
 
 const main = document.getElementById("view");
 const pass = document.getElementById("pass");
@@ -36,41 +36,7 @@ document.getElementById("pass-ready").addEventListener("click", () => {
 function render(m) {
   current = m;
   shownSeat = m.seat;
-  main.innerHTML = m.html;  // the server's escaped HTML
-  main.dataset.version = m.version;
-  main.dataset.seat = m.seat === null ? "" : m.seat;
-}
-
-// Clicks are read where they land in the view, whichever parts were replaced since.
-main.addEventListener("click", (event) => {
-  const button = event.target.closest("button.opt");
-  if (button) return choose(Number(button.dataset.option));
-  const area = event.target.closest("g.area.chosen");
-  if (area) return pick("areas", area.dataset.area, area.querySelector(".aname").textContent);
-  const item = event.target.closest(".item.pickable");
-  if (item) return pick("refs", item.dataset.ref, item.firstChild ? item.firstChild.textContent : "");
-  if (event.target.closest(".show-all")) filter(null);
-});
-
-main.addEventListener("keydown", (event) => {
-  const area = event.target.closest("g.area.chosen");
-  if (area && event.key === "Enter") area.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-});
-
-function filter(keep) {
-  const box = main.querySelector(".filter");
-  for (const b of main.querySelectorAll("button.opt")) b.parentElement.hidden = keep !== null && !keep.includes(b);
-  if (box) box.hidden = keep === null;
-}
-
-// A click on an area of the map (or a component): the one option naming it is chosen; several are listed.
-function pick(kind, ref, name) {
-  const named = [...main.querySelectorAll("button.opt")].filter((b) => b.dataset[kind].split(" ").includes(ref));
-  if (named.length === 1) return choose(Number(named[0].dataset.option));
-  if (named.length > 1) {
-    filter(named);
-    main.querySelector(".filter-text").textContent = main.dataset.optionsHere.replace("{area}", name);
-  }
+  draw(main, m, { answer: choose, buttons: {} });  // the seat's other tools are static/tools.js's
 }
 
 function choose(option) {

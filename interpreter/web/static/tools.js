@@ -50,12 +50,15 @@ bind("to-person", () => post("seat", { kind: "person" }));
 bind("rematch", () => post("rematch", {}));
 bind("download", download);
 
+// Kept by reference: the tools sit in the view's side panel (scene.js moves them there), out of the document
+// while a hot-seat device is passed on.
+const buttons = [["undo", "undo"], ["to-bot", "to_bot"], ["to-person", "to_person"], ["download", "download"], ["rematch", "rematch"]]
+  .map(([id, key]) => [document.getElementById(id), key]);
+
 document.addEventListener("rules:view", (event) => {
   const m = event.detail;
   const can = m.actions;
-  for (const [id, key] of [["undo", "undo"], ["to-bot", "to_bot"], ["to-person", "to_person"], ["download", "download"], ["rematch", "rematch"]]) {
-    document.getElementById(id).hidden = !can[key];
-  }
+  for (const [button, key] of buttons) button.hidden = !can[key];
   tools.querySelector(".nolog").hidden = can.download;
   if (asking && (box.dataset.for === "undo" ? !can.undo : !can.to_bot)) asking(false);  // no longer offered
   if (m.rematch) {

@@ -1,0 +1,94 @@
+"""How strong a bot is against another: one seat of AGENT, the others AGAINST, the seat rotated game by game.
+
+    python bench/bench_strength.py kings_bounty --players 2 --games 100 --agent ismcts --against greedy
+    python bench/bench_strength.py btwixt --players 4 --games 100 --agent ismcts --against greedy --workers 2
+    python bench/bench_strength.py agot --players 3 --games 100 --agent ismcts --against greedy --workers 2
+    python bench/bench_strength.py agot --players 3 --games 20 --agent ismcts --against ismcts   # how games end
+    python bench/bench_strength.py kings_bounty --players 2 --agent greedy --against random --games 200
+
+Game i is seed --seed + i, played by the batch workers (`rules simulate`'s), with AGENT in seat i mod
+players. An agent is named as `rules ladder` names one (`ismcts:simulations=50:horizon=4`). Prints AGENT's
+win share (a shared win counts its part) with Wilson's 95 % interval against the fair share 1 / players,
+and its ratio to it; CPU seconds each agent spends per game, games per CPU-minute for each agent (one seat's
+decisions), what a person waits per bot move (mean, 90th percentile and longest decision of more than one
+option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from interpreter.batch.balance import wilson  # noqa: E402
+from interpreter.batch.simulation import Batch, run_batch  # noqa: E402
+from interpreter.agents.players import agent_spec  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("--players", type=int, required=True)
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--agent", default="ismcts")
+    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--variant", action="append", default=[])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", type=Path, help="write every figure (and each game's record) to this file")
+    args = ap.parse_args()
+    for spec in (args.agent, args.against):
+        agent_spec(spec)  # a clear error before any game
+    players = args.players
+    lineups = tuple(tuple(args.agent if s == seat else args.against for s in range(players)) for seat in range(players))
+    batch = Batch(args.game, players, args.games, args.seed, tuple(args.variant), lineups=lineups, timed=True)
+    start = time.time()
+    records = run_batch(batch, args.workers, with_spec=True)
+    wall = time.time() - start
+    out = summary(records, args, wall)
+    print(json.dumps({k: v for k, v in out.items() if k != "records"}, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def summary(records: list, args, wall: float) -> dict:
+    players = args.players
+    good = [r for r in records if not r["error"]]
+    seat_of = [r["index"] % players for r in good]  # the tested agent's seat
+    won = sum(1.0 / len(r["winners"]) for r, s in zip(good, seat_of) if s in r["winners"])
+    low, high = wilson(won, len(good))
+    fair = 1.0 / players
+    agents = {}
+    for name in dict.fromkeys([args.agent, args.against]):
+        seats = [(r, s) for r in good for s in range(players) if r["agents"][s] == name]
+        cpu = sum(r["cpu"][s] for r, s in seats)
+        waits = sorted(t for r in good for s, t in r["asked"] if r["agents"][s] == name)
+        agents[name] = {
+            "seat_games": len(seats),
+            "cpu_seconds_per_game": round(cpu / len(seats), 3) if seats else None,
+            "games_per_cpu_minute": round(60 * len(seats) / cpu, 2) if cpu else None,
+            "decisions_per_game": round(len(waits) / len(seats), 1) if seats else None,
+            "wait_mean": round(sum(waits) / len(waits), 4) if waits else None,
+            "wait_p90": waits[int(0.9 * (len(waits) - 1))] if waits else None,
+            "wait_max": waits[-1] if waits else None,
+        }
+    endings = {}
+    for r in good:
+        endings[str(r.get("ending"))] = endings.get(str(r.get("ending")), 0) + 1
+    return {
+        "game": args.game, "players": players, "variants": args.variant, "games": len(records), "errors": len(records) - len(good),
+        "seeds": [args.seed, args.seed + len(records) - 1], "agent": args.agent, "against": args.against,
+        "wins": round(won, 2), "win_share": round(won / len(good), 4) if good else None, "low": round(low, 4), "high": round(high, 4),
+        "fair_share": round(fair, 4), "ratio_to_fair": round(won / len(good) / fair, 3) if good else None,
+        "ratio_low": round(low / fair, 3), "ratio_high": round(high / fair, 3),
+        "agents": agents, "endings": endings, "workers": args.workers, "wall_seconds": round(wall, 1),
+        "first_errors": [r["error"] for r in records if r["error"]][:3],
+        "records": records,
+    }
+
+
+if __name__ == "__main__":
+    main()
