@@ -3,14 +3,13 @@
 The page's first message names the seats it holds (their secret tokens) and its language. The server
 answers `held` (the seat of each token), then pushes:
 
-- `view`: the game as the seat on screen reads it. Its HTML comes in parts (`pieces_of`): the elements of the
-  seat page's view (templates/view.html), a wrapper of several elements split into its opening tag, its
-  elements and its closing tag, two levels deep; the HTML is the parts put end to end. A part the page already
-  has from this socket comes as its number in the page's previous view, so an update carries what changed
-  (a new log line, the status; the table only when it changed). With it,
-  what the page's own scripts need: whose turn it is, the options offered (their numbers), the game's status,
-  which actions the seat may take now (undo, hand-over, rematch) and, once a rematch is made, this seat's
-  own link to it (never another seat's).
+- `view`: the game as the seat on screen reads it. Its HTML comes in parts (interpreter.web.parts: the
+  elements of the seat page's view, templates/view.html, a long wrapper cut into its tags and what it wraps);
+  the HTML is the parts put end to end. A part the page already has from this socket comes as its number in
+  the page's previous view, so an update carries what changed (a new log line, the status, the areas of the
+  board that changed). With it, what the page's own scripts need: whose turn it is, the options offered
+  (their numbers), the game's status, which actions the seat may take now (undo, hand-over, rematch) and,
+  once a rematch is made, this seat's own link to it (never another seat's).
 - `chat`: the chat's messages the page has not had yet.
 
 A view is rendered once per version of the game, reader and language, whatever the number of pages that
@@ -19,7 +18,6 @@ show it, and never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import re
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -27,81 +25,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from interpreter.present.phrases import LANGUAGES, say
 from interpreter.web import pages
 from interpreter.web.guard import read_json
+from interpreter.web.parts import Cutter
 from interpreter.web.rooms import LOG, MAX_PAGES, Refused
 
 MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 MAX_TOKENS = 16  # seats one page may hold (a hot-seat device)
 MIN_GAP = 0.1  # seconds between two views sent to a page while bots play on (see serve_page)
 HURRY = 0.03  # seconds a page's update may wait for bots without pace to answer after it (see serve_page)
-VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-START = re.compile(r"<!--|<([A-Za-z][A-Za-z0-9:-]*)")
-_SAME: dict = {}  # tag name -> the pattern of its opening and closing tags
-
-
-def parts_of(html: str) -> list[str]:
-    """The top-level elements of an HTML fragment the server rendered, in order (the text between them left out)."""
-    return [html[a:b] for a, b in _spans(html)]
-
-
-def _spans(html: str) -> list[tuple[int, int]]:
-    """Where the top-level elements of `html` start and end. The server's HTML has its attribute values escaped
-    (no `>` in them); inside an element only the tags of its own name are read, which keeps this quick on a page
-    of thousands of tags."""
-    out, i = [], 0
-    while True:
-        m = START.search(html, i)
-        if m is None:
-            return out
-        if m.group(1) is None:  # a comment
-            i = html.find("-->", m.end())
-            if i < 0:
-                return out
-            i += 3
-            continue
-        name, start = m.group(1).lower(), m.start()
-        end = html.find(">", m.end()) + 1
-        if end == 0:
-            return out
-        if html[end - 2] == "/" or name in VOID:
-            out.append((start, end))
-            i = end
-            continue
-        same = _SAME.get(name)
-        if same is None:
-            same = _SAME[name] = re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])", re.I)
-        depth, i = 1, end
-        while depth:
-            t = same.search(html, i)
-            if t is None:  # never closed: the rest is this element
-                out.append((start, len(html)))
-                return out
-            i = html.find(">", t.end()) + 1 or len(html)
-            if t.group(1):
-                depth -= 1
-            elif html[i - 2] != "/":
-                depth += 1
-        out.append((start, i))
-
-
-def pieces_of(html: str, depth: int = 2) -> list[str]:
-    """`html` cut into parts that put end to end are `html` again: each top-level element with the text before
-    it, except that an element wrapping two elements or more is cut into its opening tag, the parts of what it
-    wraps (down to `depth` levels) and its closing tag."""
-    out, last = [], 0
-    for a, b in _spans(html):
-        element = html[a:b]
-        open_end, close = element.find(">") + 1, element.rfind("</")
-        inner = element[open_end:close] if depth > 0 and 0 < open_end <= close else ""
-        if len(_spans(inner)) < 2:
-            out.append(html[last:b])
-        else:
-            out.append(html[last:a] + element[:open_end])
-            out.extend(pieces_of(inner, depth - 1))
-            out.append(element[close:])
-        last = b
-    if out:
-        out[-1] += html[last:]
-    return out or [html]
 
 
 def seat_link(room, seat: int | None, lang: str) -> str:
@@ -122,10 +52,11 @@ def rendered(env, rooms, room, viewer: int | None, lang: str) -> dict:
         hit = room.rendered.get(key)
         if hit is not None and hit[0] == room.version:
             return hit[1]
+        cutter = hit[2] if hit is not None else Cutter()  # what is as in the reader's last view is not read again
         view = pages.view(env, room, viewer, lang)
-        view["parts"] = pieces_of(view.pop("html"))
+        view["parts"] = cutter.cut(view.pop("html"))
         view.update(_extras(rooms, room, viewer, lang))
-        room.rendered[key] = (room.version, view)
+        room.rendered[key] = (room.version, view, cutter)
         return view
 
 

@@ -84,7 +84,7 @@ class Room:
         self.version = 0  # bumped at every change the pages show
         self.epoch = 0  # bumped when the game is rebuilt or a seat changes hands: a bot's answer asked before is dropped
         self.listeners: list = []  # callables told (with no argument) after every change
-        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages): interpreter.web.live
+        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages, its Cutter): interpreter.web.live
         self.hurried = False  # bots without pace answer next: a page may wait a moment for them (interpreter.web.live)
         self.drawn: dict = {}  # what interpreter.web.pages keeps between views: the static board, what each reader saw
         self.error: dict | None = row.error
