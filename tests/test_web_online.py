@@ -259,6 +259,14 @@ def test_chat_between_two_browsers_shows_markup_as_text(served, context, other, 
     line.wait_for()
     assert said in line.inner_text() and "P1" in line.inner_text()
     assert p2.locator("#chat-lines script, #chat-lines b:has-text('hello')").count() == 0
+    p2.locator("#chat-text").click()  # P2 is writing when P1's move comes: the view is redrawn, the message goes on
+    p2.keyboard.type("half")
+    before = version(p2)
+    p1.wait_for_selector("#question button.opt")
+    p1.locator("#question button.opt").first.click()
+    wait_past(p2, before)
+    p2.keyboard.type(" more")
+    assert p2.locator("#chat-text:focus").count() == 1 and p2.locator("#chat-text").input_value() == "half more"
     watcher = browser.new_page()
     try:
         watcher.goto(f"{served.base}/g/{gid}?lang=en")  # a spectator reads, and has nothing to write with

@@ -36,7 +36,16 @@ document.getElementById("pass-ready").addEventListener("click", () => {
 function render(m) {
   current = m;
   shownSeat = m.seat;
+  // The seat's tools and the chat sit in the view's side panel and leave the document for a moment while the
+  // view is replaced: whoever was typing a message (or had a button focused there) keeps their place.
+  const focused = document.activeElement;
+  const kept = focused && focused.closest && focused.closest("#side-extra") ? focused : null;
+  const range = kept && typeof kept.selectionStart === "number" ? [kept.selectionStart, kept.selectionEnd] : null;
   draw(main, m, { answer: choose, buttons: {} });  // the seat's other tools are static/tools.js's
+  if (kept && kept.isConnected && document.activeElement !== kept) {
+    kept.focus({ preventScroll: true });
+    if (range) kept.setSelectionRange(range[0], range[1]);
+  }
 }
 
 function choose(option) {
