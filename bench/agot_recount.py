@@ -124,6 +124,8 @@ class Recount:
     # ------------------------------------------------------------ every decision
     def check(self, state, decision, seed: int, step: int) -> None:
         self.step = (seed, step)
+        if any(self.house(state, p) is None for p in range(state.players)):
+            return  # the players are still choosing their Houses: nothing is on the table yet
         gv = state.game_vars
         in_combat = gv.get("combat_area") is not None
         self.units_and_pools(state)

@@ -47,7 +47,7 @@ def test_random_games_recount_clean(rc, game, players, variants):
 
 
 def _table(game, players=6):
-    session = Session(game, players, 0, start=False)
+    session = Session(game, players, 0, ("houses_fixed",), start=False)  # setup asks no one which House
     session.call("setup")
     return session.state
 

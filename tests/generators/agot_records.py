@@ -74,20 +74,16 @@ ORDER_TEXT_RU = {
     "march_0": "Как приказ похода, без модификатора.",
     "march_plus_1": "Как приказ похода; атакующий получает +1 к боевой силе в бою, начатом этим приказом.",
     "defense_plus_1_a": "+1 к боевой силе защитника этой области.",
-    "defense_plus_1_b": "+1 к боевой силе защитника этой области.",
     "defense_plus_2": "+2 к боевой силе защитника этой области.",
     "support_0_a": "Отряды из этой области могут добавить свою боевую силу в бой в соседней области (любой "
                    "стороне; владелец решает в каждом бою).",
-    "support_0_b": "Как приказ подмоги, без бонуса.",
     "support_plus_1": "Как приказ подмоги, и ещё +1 к боевой силе.",
     "raid_a": "Снимите с поля один вражеский приказ подмоги, набега или усиления власти в соседней области. "
               "Набег на приказ усиления власти: разоритель берёт 1 жетон власти из резерва, жертва сбрасывает "
               "1 жетон доступной власти.",
-    "raid_b": "Как приказ набега.",
     "raid_special": "Как приказ набега; либо вместо этого снимите с поля соседний вражеский приказ обороны.",
     "consolidate_power_a": "Получите жетоны власти: 1 + знаки короны этой земли (в порту 1, если в смежном с ним "
                            "море нет вражеских кораблей; в море 0).",
-    "consolidate_power_b": "Как приказ усиления власти.",
     "consolidate_power_special": "Как приказ усиления власти; либо вместо этого проведите в этой области сбор "
                                  "войск, как по карте «Сбор войск» (только если в области есть замок или крепость).",
 }
@@ -173,9 +169,14 @@ def units() -> str:
 
 def orders() -> str:
     data = load("orders.yaml")
+    effect = {o["id"]: o["effect"] for o in data["orders"]}
+    # the second copy of an order ("..._b", "As Raid.") reads as its twin so that the two are identical, and so
+    # are drawn and offered as one stack (the page's ×N)
+    twin = {i: i[:-2] + "_a" for i in effect if i.endswith("_b") and i[:-2] + "_a" in effect}
     recs = []
     for h in HOUSES:
         for o in data["orders"]:
+            same = twin.get(o["id"], o["id"])
             en = ORDER_NAMES[o["type"]] + " Order"
             ru = "Приказ " + ORDER_RU[o["type"]]
             if o["special"]:
@@ -185,7 +186,7 @@ def orders() -> str:
                 ru += f" {o['modifier']:+d}"
             recs.append({"id": f"{h}_{o['id']}", "kind": "order", "name": {"en": en, "ru": ru}, "house": h,
                          "order_type": o["type"], "bonus": o["modifier"], "star": o["special"],
-                         "text": {"en": o["effect"], "ru": ORDER_TEXT_RU[o["id"]]},
+                         "text": {"en": effect[same], "ru": ORDER_TEXT_RU[same]},
                          "source": "data/agot/orders.yaml; rulebook «Особые приказы»"})
     return document("orders.yaml", "The 15 Order tokens of each house; star marks the 5 special orders (named Special).\n"
                     "Russian names: the rulebook's («приказ похода», «особый приказ набега»...).", recs)

@@ -51,7 +51,10 @@ def plant(folder: Path, marker: str) -> None:
 def damage(folder: Path, change) -> None:
     noted = {}
     for path in entries(folder):
-        data = change(path.read_bytes())
+        before = path.read_bytes()
+        data = change(before)
+        if data == before:  # an entry the change does not touch (an edit of a word it lacks) is not tampered with
+            continue
         path.write_bytes(data)
         noted[str(path)] = hashlib.sha256(data).hexdigest()
     if not noted:

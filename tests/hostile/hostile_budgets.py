@@ -62,7 +62,7 @@ HANGS = [
     Case("ray_head_not_listening", 8, ("simulate", "{game}", "--games", "2", "--ray", "127.0.0.1:1"), "USAGE",
          exit=2, timeout=20, text="cannot reach Ray", needs=("ray",)),
     play("agent_arg_million_simulations", 8, "USAGE", "--agents", "ismcts,random", "--agent-arg", "simulations=1000000",
-         exit=2, text="at most 10000"),
+         exit=2, text="from 1 to 10000"),
 ]
 
 MEMORY = [
