@@ -6,9 +6,10 @@ other element is one part, with the text before it. Put end to end, the parts ar
 character, whatever the HTML: the cut only chooses where to split.
 
 The HTML is the server's own (templates with autoescape: no `>` inside an attribute's value). Inside an element
-only the tags of its own name are read to find where it ends, and a `Cutter` keeps the cut of every long element
-of the view before, so an element that did not change is not read again: a view of thousands of tags is cut in
-about a millisecond when little changed.
+only the tags of its own name are read to find where it ends (and where each of that name inside it ends, kept
+for the cut inside it), and a `Cutter` keeps the cut of every long element of the view before, so an element
+that did not change is not read again: a view of thousands of tags is cut in about a millisecond when little
+changed.
 """
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ START = re.compile(r"<!--|<([A-Za-z][A-Za-z0-9:-]*)[^>]*(>|$)")  # a comment, or
 _SAME: dict = {}  # tag name -> the pattern of its opening and closing tags (a cache of compiled patterns)
 
 
-def spans(html: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
-    """Where the elements at the top level of html[lo:hi] start and end (comments and text left out)."""
+def spans(html: str, lo: int = 0, hi: int | None = None, ends: dict | None = None) -> list[tuple[int, int]]:
+    """Where the elements at the top level of html[lo:hi] start and end (comments and text left out). `ends`
+    keeps where each element read on the way ends (by where it starts), for the next call inside them."""
     hi = len(html) if hi is None else hi
+    ends = {} if ends is None else ends
     out, i = [], lo
     while True:
         m = START.search(html, i, hi)
@@ -41,20 +44,25 @@ def spans(html: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]
             out.append((start, end))
             i = end
             continue
+        known = ends.get(start)
+        if known is not None and known <= hi:  # read already, inside an element of its name around it
+            out.append((start, known))
+            i = known
+            continue
         same = _SAME.get(name)
         if same is None:
             same = _SAME[name] = re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*>", re.I)
-        depth, i = 1, end
-        while depth:
+        opened, i = [start], end  # the elements of its name open inside it, where each starts
+        while opened:
             t = same.search(html, i, hi)
             if t is None:  # never closed: the rest is this element
                 out.append((start, hi))
                 return out
             i = t.end()
             if t.group(1):
-                depth -= 1
+                ends[opened.pop()] = i
             elif html[i - 2] != "/":
-                depth += 1
+                opened.append(t.start())
         out.append((start, i))
 
 
@@ -63,20 +71,21 @@ class Cutter:
 
     def __init__(self, min_cut: int = MIN_CUT):
         self.min_cut = min_cut
-        self.known: dict[int, list[str]] = {}  # a long element's text's hash -> its parts (the last view's elements only)
+        self.known: dict[int, list[str]] = {}  # a long element's hash -> its parts (the last view's elements only)
 
     def cut(self, html: str) -> list[str]:
         """`html` cut into parts that put end to end are `html` again (see the module's docstring)."""
         before, self.known = self.known, {}
         out: list[str] = []
-        last = self._cut(html, 0, len(html), 0, out, before)
+        last = self._cut(html, 0, len(html), 0, out, before, {})
         if not out:
             return [html]
         out[-1] += html[last:]
         return out
 
-    def _cut(self, html: str, lo: int, hi: int, last: int, out: list[str], before: dict) -> int:
-        for a, b in spans(html, lo, hi):
+    def _cut(self, html: str, lo: int, hi: int, last: int, out: list[str], before: dict, ends: dict) -> int:
+        # ends: where the elements of this html end, as `spans` read them
+        for a, b in spans(html, lo, hi, ends):
             if b - a >= self.min_cut:
                 text = html[a:b]
                 key = hash(text)
@@ -87,7 +96,7 @@ class Cutter:
                     inside, close = html.find(">", a, b) + 1, html.rfind("</", a, b)
                     if 0 < inside <= close:
                         pieces = [html[a:inside]]
-                        end = self._cut(html, inside, close, inside, pieces, before)
+                        end = self._cut(html, inside, close, inside, pieces, before, ends)
                         pieces.append(html[end:b])
                 if pieces and len(pieces) > 2:  # its tags and at least one element it wraps
                     self.known[key] = pieces
