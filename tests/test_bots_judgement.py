@@ -196,7 +196,7 @@ def test_the_search_values_its_leaves_and_ranks_its_moves_by_the_evaluation():
 
 
 @pytest.mark.parametrize("name, players, variants", [("kings_bounty", 3, ("experienced",)), ("btwixt", 4, ("advanced",)),
-                                                     ("agot", 3, ("houses_chosen", "tides_of_battle"))])
+                                                     ("agot", 3, ("tides_of_battle",))])
 def test_each_games_evaluation_reads_a_number_all_game_long(name, players, variants):
     game = load_compiled(name)
     assert game.content.bots.declared
