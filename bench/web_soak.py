@@ -89,6 +89,7 @@ def soak(browser, base: str, game: str, players: int, args) -> None:
 
 def shoot(page, args, name: str) -> None:
     """The page as seen at 1280×800 (and 1920×1080, the whole page) and on a phone; back to 1280×800 after."""
+    page.mouse.move(0, 0)  # no option lit by the pointer that chose the last one
     sizes = [("", 1280, 800)] + ([("-wide", 1920, 1080)] if args.wide else []) + [("-phone", 390, 844)]
     for suffix, width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})

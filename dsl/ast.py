@@ -22,6 +22,8 @@ class Num(Node):
 class Str(Node):
     parts: list  # str pieces and Expr pieces from {interpolations}
     text: str = ""  # as written, escapes decoded, {placeholders} kept: the key of its translations
+    # ((n, forms), ...): the n-th {interpolation} is a number said with its plural forms, `{n|# card|# cards}`
+    plurals: tuple = ()
 
 
 @dataclass

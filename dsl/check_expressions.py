@@ -5,6 +5,7 @@ from dsl import ast
 from dsl.diagnostics import did_you_mean
 from dsl.types import ANY, BUILTINS, CONSTANTS, QUERY_ONLY, Builtin, Scope, compatible, elem, is_collection
 from dsl.vocabulary import RECORD_FIELDS
+from dsl.plurals import plural
 
 
 class ExpressionChecks:
@@ -36,9 +37,15 @@ class ExpressionChecks:
         if isinstance(node, ast.Num):
             return "number"
         if isinstance(node, ast.Str):
+            counted = {n for n, _ in node.plurals}  # said with plural forms: a number
+            n = 0
             for part in node.parts:
                 if not isinstance(part, str):
-                    self.expr(part, scope)
+                    t = self.expr(part, scope)
+                    if n in counted and t not in ("number", ANY):
+                        self.report.error("TYPE-MISMATCH", f"a placeholder with plural forms says a number, not a {t}", part.span,
+                                          "{len(cards)|# card|# cards}: the forms follow a number")
+                    n += 1
             return "text"
         if isinstance(node, ast.Const):
             return "bool" if isinstance(node.value, bool) else "none"
@@ -66,7 +73,7 @@ class ExpressionChecks:
                 self.report.error("REF-UNDEF", f"no card defines the function '{node.name}'", node.span,
                                   did_you_mean(node.name, self.card_methods))
             elif len(params) != len(node.args):
-                self.report.error("REF-ARITY", f"'{node.name}' takes {len(params)} argument(s), {len(node.args)} given", node.span)
+                self.report.error("REF-ARITY", f"'{node.name}' takes {plural('en', len(params), ('# argument', '# arguments'))}, {len(node.args)} given", node.span)
             for a in node.args:
                 self.expr(a, scope)
             f = self.voc.card_functions.get(node.name)
@@ -228,7 +235,7 @@ class ExpressionChecks:
                 self.report.error("DSL-PLACE", f"the {sig.kind} '{node.func}' can only be called as a statement", node.span,
                                   "procedures change the game; a value comes from a 'function'")
             if len(sig.params) != len(node.args):
-                self.report.error("REF-ARITY", f"'{node.func}' takes {len(sig.params)} argument(s), {len(node.args)} given", node.span,
+                self.report.error("REF-ARITY", f"'{node.func}' takes {plural('en', len(sig.params), ('# argument', '# arguments'))}, {len(node.args)} given", node.span,
                                   f"{node.func}({', '.join(p.name for p in sig.params)})")
             for p, a in zip(sig.params, node.args):
                 if p.type and not compatible(p.type, a.type):
@@ -245,17 +252,20 @@ class ExpressionChecks:
         if node.func in QUERY_ONLY:
             self.report.error("DSL-SYNTAX", f"'{node.func}' takes the form {node.func}(x in COLLECTION by KEY)", node.span)
         if not b.min_args <= len(node.args) <= b.max_args:
-            self.report.error("REF-ARITY", f"'{node.func}' takes {b.min_args}" + (f" to {b.max_args}" if b.max_args != b.min_args else "") +
-                              f" argument(s), {len(node.args)} given", node.span)
+            count = plural("en", b.max_args, ("# argument", "# arguments"))  # "1 to 2 arguments", "1 argument"
+            self.report.error("REF-ARITY", f"'{node.func}' takes " + (f"{b.min_args} to " if b.max_args != b.min_args else "") +
+                              f"{count}, {len(node.args)} given", node.span)
         node.ref = ("builtin", node.func)
         if node.func == "variant" and node.args and isinstance(node.args[0], ast.Str):
             name = "".join(p for p in node.args[0].parts if isinstance(p, str))
             if name not in self.voc.variants:
                 self.report.error("REF-UNDEF", f"unknown variant '{name}'", node.args[0].span, did_you_mean(name, self.voc.variants))
-        if node.func in ("sum", "count", "any", "all", "first", "distinct") and node.args:
+        if node.func == "combinations" and len(node.args) == 2:
+            self.numeric(node.args[1].type, node.args[1].span)
+        if node.func in ("sum", "count", "any", "all", "first", "distinct", "combinations") and node.args:
             if not is_collection(node.args[0].type):
                 self.report.error("TYPE-MISMATCH", f"'{node.func}' goes through a list or a zone, not a {node.args[0].type}", node.args[0].span)
-        if node.func in ("max", "min") and len(node.args) == 2:
+        if node.func in ("max", "min") and len(node.args) == 2 or node.func == "roll":
             for a in node.args:
                 self.numeric(a.type, a.span)
         if node.func == "concat" and node.args:
@@ -264,6 +274,8 @@ class ExpressionChecks:
         return self.returns(b, node.args[0].type if node.args else ANY, node.func, len(node.args))
 
     def returns(self, b: Builtin, first: str, func: str, nargs: int = 1) -> str:
+        if func == "combinations":  # lists of elements of the first argument
+            return f"list[list[{elem(first)}]]"
         if func in ("random", "top", "bottom") and nargs == 2:
             return first if first.startswith("list[") else f"list[{elem(first)}]"
         if func in ("top", "bottom"):

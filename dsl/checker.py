@@ -11,6 +11,7 @@ from dsl.check_statements import StatementChecks, _returns_value, _statements
 from dsl.diagnostics import Report, did_you_mean
 from dsl.types import ANY, BUILTINS, Scope, Signature, unify
 from dsl.vocabulary import Vocabulary
+from dsl.plurals import plural
 
 
 class Checker(StatementChecks, ExpressionChecks):
@@ -196,7 +197,7 @@ class Checker(StatementChecks, ExpressionChecks):
             return inner
         decl.signature = sig
         if len(decl.pattern) != len(sig.params):
-            self.report.error("REF-ARITY", f"'{event}' has {len(sig.params)} parameter(s), the pattern names {len(decl.pattern)}",
+            self.report.error("REF-ARITY", f"'{event}' has {plural('en', len(sig.params), ('# parameter', '# parameters'))}, the pattern names {len(decl.pattern)}",
                               decl.span, f"{event}({', '.join(p.name for p in sig.params)})")
         for n, p in zip(decl.pattern, sig.params):
             if n == "_":

@@ -24,6 +24,8 @@ from dsl.translations import (Translations, check_localized, check_translations,
                               scan)
 from dsl.vocabulary import Vocabulary, build_vocabulary, record_schema
 from dsl.yaml_records import YamlDoc, load_yaml
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 MANIFEST = "game.yaml"
 SCHEMA_LINE = "# yaml-language-server: $schema="
@@ -166,6 +168,7 @@ def _load_game(root: Path, texts: dict) -> GameContent:
     if start and start not in checker.signatures and start not in unparsed:
         report.error("REF-UNDEF", f"the start procedure '{start}' is not declared", doc.span(("start",)),
                      did_you_mean(start, checker.signatures))
+    _check_setup(manifest, doc, checker, unparsed, report)
     procedures = [n for n, sig in checker.signatures.items() if sig.kind == "procedure"]
     for v in voc.variables.values():
         if v.during is None:
@@ -233,7 +236,7 @@ def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
             for i, value in enumerate(values):
                 needed.setdefault(value, doc.span(("vocabulary", "enums", enum, i)))
     for name, t in voc.attributes.items():
-        if t == "number":
+        if t == "number" and name not in voc.unshown:  # (a number kept out of names is never read)
             needed.setdefault(name, doc.span(("vocabulary", "attributes", name)))
     for name in voc.table.variables:  # an entity variable the table shows on its components
         needed.setdefault(name, doc.span(("vocabulary", "variables", name)))
@@ -245,6 +248,30 @@ def _words_needed(content: GameContent, doc: YamlDoc, options: list) -> dict:
     for option in options:
         needed.setdefault(option.name, option.span)
     return needed
+
+
+def _check_setup(manifest: dict, doc, checker, unparsed: set, report) -> None:
+    """The engine runs `setup`, then `start`: a setup that is not a procedure, or a start that calls it again (the
+    table would be set twice), is an error."""
+    setup, start = manifest.get("setup"), manifest.get("start")
+    if not setup:
+        return
+    sig = checker.signatures.get(setup)
+    if (sig is None or sig.kind != "procedure") and setup not in unparsed:
+        report.error("REF-UNDEF", f"the setup procedure '{setup}' is not declared", doc.span(("setup",)),
+                     did_you_mean(setup, [n for n, s in checker.signatures.items() if s.kind == "procedure"]))
+        return
+    decl = getattr(checker.signatures.get(start), "decl", None)
+    for node in _nodes(getattr(decl, "body", None) or []):
+        if isinstance(node, ast.Call) and node.func == setup:
+            report.error("DSL-PLACE", f"'{start}' calls '{setup}', which the engine runs before it (game.yaml `setup:`)",
+                         node.span, f"remove the call: a game is its setup, then '{start}'")
+
+
+def _nodes(nodes: list):
+    for node in nodes:
+        yield node
+        yield from _nodes(ast.children(node))
 
 
 def _localize(content: GameContent) -> None:
@@ -305,6 +332,16 @@ def _check_report(raw: dict, doc, voc: Vocabulary, checker: Checker, report: Rep
                          doc.span(("report", "length", label, "calls")), did_you_mean(entry["calls"], procedures))
     for i, entry in enumerate(raw.get("ends") or ()):
         _check_condition(entry["when"], ("report", "ends", i, "when"), doc, checker, report)
+    in_score = raw.get("part_of_score") or {}
+    labels = list(raw.get("per_player") or {})
+    for i, label in enumerate(in_score.get("per_player") or ()):
+        if label not in labels:
+            report.error("REF-UNDEF", f"report: part_of_score: no per_player label '{label}'",
+                         doc.span(("report", "part_of_score", "per_player", i)), did_you_mean(label, labels))
+    for i, k in enumerate(in_score.get("kinds") or ()):
+        if k not in voc.kinds:
+            report.error("REF-UNDEF", f"report: part_of_score: no kind '{k}'",
+                         doc.span(("report", "part_of_score", "kinds", i)), did_you_mean(k, voc.kinds))
 
 
 def _check_condition(text: str, key: tuple, doc, checker: Checker, report: Report) -> None:
@@ -338,10 +375,8 @@ def _source(path: Path, text: str) -> Source:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    """How diagnostics name a file: its path in its repository, whatever folder the command runs from (dsl.paths)."""
+    return shown_path(path)
 
 
 def _check_players(doc: YamlDoc, report: Report) -> None:
@@ -433,7 +468,7 @@ def _warn_inactive(content: GameContent) -> None:
         count = sum(1 for r in content.records if r.id in owners and r.data.get("kind") == kind.name)
         content.report.add([Diagnostic(
             "DSL-INACTIVE", f"kind '{kind.name}' has no active_in zone, so the triggers, replacements and modifiers of "
-            f"its {count} record(s) with abilities never apply", rec.span("effect"),
+            f"its {plural('en', count, ('record', '# records'))} with abilities never apply", rec.span("effect"),
             f"add active_in: [ZONE, ...] to kind '{kind.name}' in game.yaml", severity="warning")])
 
 

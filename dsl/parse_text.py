@@ -11,6 +11,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import DedentError
 
 from dsl import ast
+from dsl.plurals import split as plural_split
 from dsl.diagnostics import Diagnostic, DiagnosticError, Source, Span, span_in
 from dsl.limits import MAX_INT, MAX_LOOP_NESTING, MAX_RULE_CHAIN, MAX_RULE_NESTING, MAX_RULE_TEXT
 from dsl.parse_tables import RulesIndenter, build_parser, load_parser  # noqa: F401 - build_parser: for tests
@@ -376,17 +377,23 @@ class ToAst(Transformer):
         raw, where = _unescape(str(tok)[1:-1])
         parts: list = []
         pos = 0
+        plurals: list = []
+        n = 0
         for m in _INTERPOLATION.finditer(raw):
             if m.start() > pos:
                 parts.append(raw[pos:m.start()])
-            inner = Source(self.source.path, m.group(1), self.source.file_text,
+            expr, forms = plural_split(m.group(1))  # `{n|# card|# cards}`: a number said in its plural forms
+            inner = Source(self.source.path, expr, self.source.file_text,
                            span.line - 1, span.col + where[m.start(1)], block=False)
             parts.append(_parse(inner, "expr_only"))  # not cached on its own: it is kept in its text's tree
+            if forms:
+                plurals.append((n, forms))
+            n += 1
             pos = m.end()
         if pos < len(raw):
             parts.append(raw[pos:])
         self._stray_brace(tok, raw, where)
-        return ast.Str(span, parts, raw)
+        return ast.Str(span, parts, raw, tuple(plurals))
 
     def _stray_brace(self, tok: Token, raw: str, where: list[int]) -> None:
         """A brace that opens or closes no {interpolation}: the text would print it literally, which the

@@ -59,7 +59,7 @@ def _diagnose(doc: YamlDoc, err) -> list[Diagnostic]:
     if err.validator == "additionalProperties":
         allowed = list((err.schema.get("properties") or {}).keys())
         extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
-        return [Diagnostic(code, f"unknown field '{k}'" + (f" in {where}" if path else ""), doc.span(path + (k,)),
+        return [Diagnostic(code, f"unknown field '{k}'" + (f" in {where}" if path else ""), doc.key_span(path + (k,)),
                            did_you_mean(k, allowed) or f"allowed fields: {', '.join(allowed)}") for k in extras]
     if err.validator == "enum":
         options = [str(o) for o in err.validator_value]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from dsl import ast
 from dsl.diagnostics import Diagnostic, Report, Span, did_you_mean
 from dsl.limits import MAX_PLACEHOLDERS
+from dsl.plurals import forms_of, plural, split as plural_split
 from dsl.yaml_records import YamlDoc
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -59,7 +60,8 @@ def text_in(value, lang: str) -> str:
 @dataclass(frozen=True)
 class Message:
     """A `log` or `ask` text in each language: per language, its pieces, plain strings and the
-    indices of its values (in the order the rule text computes them)."""
+    indices of its values (in the order the rule text computes them), or (index, forms) for a value said
+    in its plural forms (dsl.plurals)."""
 
     key: str
     forms: tuple  # ((language, (piece, ...)), ...): the rule text's language first
@@ -72,12 +74,13 @@ class Message:
 
 
 def _norm(placeholder: str) -> str:
-    return "".join(placeholder.split())
+    """A placeholder as it is matched between languages: its expression, without spaces or plural forms."""
+    return "".join(plural_split(placeholder)[0].split())
 
 
 def has_words(text: str) -> bool:
-    """Whether a text says anything in a language, outside its {placeholders}."""
-    return any(ch.isalpha() for ch in _PLACEHOLDER.sub("", text))
+    """Whether a text says anything in a language, outside its {placeholders} or in their plural forms."""
+    return any(ch.isalpha() for ch in _PLACEHOLDER.sub(lambda m: " ".join(plural_split(m.group(1))[1]), text))
 
 
 def placeholders(text: str) -> list[str]:
@@ -92,7 +95,8 @@ def pieces_of(text: str, order: list[str]) -> tuple:
     for m in _PLACEHOLDER.finditer(text):
         if m.start() > pos:
             out.append(text[pos:m.start()])
-        out.append(order.index(_norm(m.group(1))))
+        index, forms = order.index(_norm(m.group(1))), plural_split(m.group(1))[1]
+        out.append((index, forms) if forms else index)  # (index, forms): the value said in its plural forms
         pos = m.end()
     if pos < len(text):
         out.append(text[pos:])
@@ -126,11 +130,12 @@ class Translations:
         order = placeholders(node.text)
         own: list = []
         n = 0
+        counted = dict(node.plurals)
         for part in node.parts:
             if isinstance(part, str):
                 own.append(part)
             else:
-                own.append(n)
+                own.append((n, counted[n]) if n in counted else n)
                 n += 1
         forms = [(self.source, tuple(own))]
         for lang in self.languages[1:]:
@@ -164,6 +169,16 @@ def read_catalogue(doc: YamlDoc, tr: Translations, report: Report) -> None:
 
 
 # ---------------------------------------------------------------- checking them
+def _check_plurals(text: str, lang: str, span: Span, what: str, report: Report) -> None:
+    """Each {n|form|...} of a text in `lang` has one form per plural category of that language."""
+    cats = forms_of(lang)
+    for m in _PLACEHOLDER.finditer(text):
+        expr, forms = plural_split(m.group(1))
+        if forms and len(forms) != len(cats):
+            report.error("I18N-PLURAL", f"{what}: {{{expr}|...}} has {plural('en', len(forms), ('# plural form', '# plural forms'))}; "
+                         f"{language_name(lang)} has {len(cats)} ({', '.join(cats)})", span,
+                         f"write one form per category, `#` for the number: {{{expr}|" + "|".join("# ..." for _ in cats) + "}")
+
 def check_translations(tr: Translations, found: Scan, words_needed: dict, report: Report, optional=()) -> None:
     """Every message and word in every language after the first; placeholders that match. `optional`:
     identifiers a catalogue may give words for without having to (rule functions, which `rules explain
@@ -175,6 +190,8 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
             report.diagnostics.append(_warning(
                 "I18N-TEXT", f"\"{node.text}\" is not translated: it reads in {language_name(tr.source)} whatever the reader's language",
                 node.span, "say it inside a `log` or `ask` text, or make it a value with a word (an enum value)"))
+    for node in texts:
+        _check_plurals(node.text, tr.source, node.span, "this text", report)
     for lang in tr.languages[1:]:
         where = tr.files.get(lang, f"lang/{lang}.yaml")
         messages = tr.messages.get(lang, {})
@@ -191,6 +208,7 @@ def check_translations(tr: Translations, found: Scan, words_needed: dict, report
             entry.used = True
             if not _few_placeholders(entry.text, entry.span, f"the {language_name(lang)} text of \"{node.text}\"", report):
                 continue
+            _check_plurals(entry.text, lang, entry.span, f"the {language_name(lang)} text of \"{node.text}\"", report)
             want, got = set(placeholders(node.text)), set(placeholders(entry.text))
             if want != got:
                 extra = sorted(got - want)

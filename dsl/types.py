@@ -35,6 +35,8 @@ BUILTINS: dict[str, Builtin] = {
     "top": Builtin(1, 2, "entity"),
     "bottom": Builtin(1, 2, "entity"),
     "random": Builtin(1, 2, "elem0"),
+    "roll": Builtin(1, 2, "list[number]"),
+    "combinations": Builtin(2, 2, "list[list[any]]"),
     "next": Builtin(1, 1, "player"),
     "prev": Builtin(1, 1, "player"),
     "neighbors": Builtin(1, 1, "list[player]"),

@@ -76,6 +76,7 @@ class Vocabulary:
     enum_of: dict = field(default_factory=dict)  # value -> enum name
     attributes: dict = field(default_factory=dict)  # attribute -> type
     attribute_defaults: dict = field(default_factory=dict)  # attribute -> what records without it read
+    unshown: set = field(default_factory=set)  # attributes kept out of what a component reads as (`shown: false`)
     kinds: dict = field(default_factory=dict)  # kind -> KindDef
     zones: dict = field(default_factory=dict)  # zone -> ZoneDef
     variables: dict = field(default_factory=dict)  # variable -> VarDef
@@ -118,9 +119,11 @@ def build_vocabulary(doc: YamlDoc, report: Report) -> Vocabulary:
         if name in RECORD_FIELDS:
             report.error("VOCAB-DUP", f"'{name}' is a field of every record and cannot be redeclared",
                          doc.span(("vocabulary", "attributes", name)))
-        if isinstance(t, dict):  # the long form: {type: number, default: 0}
+        if isinstance(t, dict):  # the long form: {type: number, default: 0, shown: false}
             if "default" in t:
                 voc.attribute_defaults[name] = t["default"]
+            if t.get("shown") is False:
+                voc.unshown.add(name)
             t = t.get("type", "any")
         voc.attributes[name] = t
     for name, z in (raw.get("zones") or {}).items():

@@ -57,6 +57,7 @@ class YamlDoc:
     text: str
     data: object = None
     positions: dict = field(default_factory=dict)  # path tuple -> Pos
+    keys: dict = field(default_factory=dict)  # path tuple -> Pos of its key in the mapping holding it
     broken: bool = False  # it had YAML errors
     _lines: list | None = field(default=None, repr=False, compare=False)
 
@@ -75,6 +76,14 @@ class YamlDoc:
 
     def span(self, path: tuple) -> Span:
         p = self.pos(path)
+        text = self.lines[p.line - 1] if 0 < p.line <= len(self.lines) else ""
+        return Span(self.path, p.line, p.col, p.col + max(1, _token_width(text, p.col)), text)
+
+    def key_span(self, path: tuple) -> Span:
+        """The key naming the value at `path` (an unknown field is its key), else the value's span."""
+        p = self.keys.get(tuple(path))
+        if p is None:
+            return self.span(path)
         text = self.lines[p.line - 1] if 0 < p.line <= len(self.lines) else ""
         return Span(self.path, p.line, p.col, p.col + max(1, _token_width(text, p.col)), text)
 
@@ -237,6 +246,7 @@ class _Composer:
         if e.anchor is not None:
             self.anchors[e.anchor] = (key, 1)
         key_path = frame.path + (key,)
+        self.doc.keys[key_path] = Pos(e.start_mark.line + 1, e.start_mark.column + 1)
         if key in frame.value:
             self.doc.positions[key_path] = Pos(e.start_mark.line + 1, e.start_mark.column + 1)
             self.problems.append(Diagnostic("YAML-DUPKEY", f"the key '{key}' appears twice", self.doc.span(key_path)))

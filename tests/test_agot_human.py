@@ -34,9 +34,10 @@ def units_in(group: str) -> int:
 def last_question(screen: str) -> tuple[str, list[str]]:
     block = screen[max(screen.rfind("--- P1, your decision ---"), screen.rfind("--- Игрок 1, ваше решение ---")):]
     lines = block.splitlines()
-    q = max(i for i, line in enumerate(lines) if line.endswith(":") and not line.startswith(" "))
+    # the question: the last line before the options, with a colon after it unless it ends with `?`
+    q = max(i for i, line in enumerate(lines) if line.endswith((":", "?")) and not line.startswith(" "))
     options = [re.sub(r"^  \[\d+\] ", "", line) for line in lines[q + 1:] if re.match(r"^  \[\d+\] ", line)]
-    return lines[q][:-1], options
+    return lines[q].removesuffix(":"), options
 
 
 def test_a_human_round_gives_each_march_as_groups_one_question_per_group():
@@ -56,7 +57,7 @@ def test_a_human_round_gives_each_march_as_groups_one_question_per_group():
         marches.append((m[1], options, options[pick]))
         return str(pick)
 
-    screen = play_a_round(["play", "agot", "--agents", "human,random,random", "--players", "3", "--seed", "4",
+    screen = play_a_round(["play", "agot", "--agents", "human,random,random", "--players", "3", "--seed", "4", "--variant", "houses_fixed",
                            "--lang", "en"], answer)
     assert re.search(r"^round 2 · ", screen, re.M), screen[-3000:]
     assert marches, "P1 gave no march in round 1"
@@ -96,7 +97,7 @@ def test_the_same_round_in_russian_reads_the_marches_in_russian():
             return str(max(range(len(options)), key=lambda i: len(options[i]) if options[i].startswith("В область") else 0))
         return "0"
 
-    screen = play_a_round(["play", "agot", "--agents", "human,random,random", "--players", "3", "--seed", "4",
+    screen = play_a_round(["play", "agot", "--agents", "human,random,random", "--players", "3", "--seed", "4", "--variant", "houses_fixed",
                            "--lang", "ru"], answer)
     assert asked, screen[-3000:]
     texts = [t for options in asked for t in options]

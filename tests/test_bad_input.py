@@ -299,7 +299,7 @@ def test_all_errors_reported_in_one_run_tiny_fixture(capsys):
     assert files == {"cards.yaml", "main.rules"}
     code, out = validate_cli(capsys, BAD / "tiny_three_mistakes")
     assert code == 1
-    assert out.count("error[") == 3 and "3 error(s)" in out
+    assert out.count("error[") == 3 and "3 errors" in out
 
 
 def test_all_errors_reported_in_one_run_kb(tmp_path, capsys):

@@ -137,7 +137,7 @@ def test_equal_final_scores_are_explained_in_the_log(game):
     assert len(tie) == 2, lines
     assert tie[0] == "P1, P2 tie with weaker councils of 10; their stronger councils decide: 20, 20"
     assert tie[1] == "P1, P2 tie with stronger councils of 20 too; their allies in both councils decide: 7, 6"
-    assert lines[-1] == "winner(s): P1 (tie-break: the most allies in both councils)"
+    assert lines[-1] == "winner: P1 (tie-break: the most allies in both councils)"
 
 
 def test_equal_councils_and_shared_victory_are_told(game):
@@ -147,7 +147,7 @@ def test_equal_councils_and_shared_victory_are_told(game):
     assert session.result.winners == [0, 1, 2]
     assert "P1: both councils 5 (council of P1 and P2; council of P3 and P1), 2 allies" in lines
     assert "P1, P2, P3 have 2 allies each: they share the victory" in lines
-    assert lines[-1] == "winner(s): P1, P2, P3 (equal in every tie-break: a shared victory)"
+    assert lines[-1] == "winners: P1, P2, P3 (equal in every tie-break: a shared victory)"
 
 
 @pytest.mark.parametrize("variants", VARIANTS, ids=lambda v: "+".join(v) or "basic")

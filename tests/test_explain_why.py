@@ -185,3 +185,63 @@ def test_explain_speaks_the_readers_language(tmp_path, capsys, lang, word):
     assert run(capsys, "play", "btwixt", "--players", 4, "--seed", 3, "--quiet", "--log", log)[0] == 0
     code, out, _ = run(capsys, "explain", log, "--lang", lang)
     assert code == 0 and word in out
+
+
+# ---------------------------------------------------------------- inside a decision's resolution (issue 35 item 2)
+@pytest.fixture(scope="module")
+def agot_combat(tmp_path_factory):
+    """An AGoT game with a combat: its log, the decision after which the combat is decided, and the strengths
+    the game told then (winner's, loser's)."""
+    lines: list = []
+    path, session = _logged(tmp_path_factory.mktemp("agot"), "agot", 4, 5, lines=lines)
+    won = next((n, t) for n, t in lines if " wins the combat in " in t)
+    n = won[0]
+    told = {m[1]: int(m[2]) for k, t in lines if k == n for m in [re.match(r"^(P\d): strength (-?\d+) \(units", t)] if m}
+    winner = won[1].split(" wins the combat")[0]
+    loser = next(p for p in told if p != winner)
+    return path, n, told[winner], told[loser], winner, loser
+
+
+def test_why_at_the_combats_resolution_reads_the_strengths_the_game_told(agot_combat, capsys):
+    path, n, strong, weak, winner, loser = agot_combat
+    code, out, err = run(capsys, "explain", path, "--why", "final_strength(w)", "--at", f"{n}:combat_decided")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert re.fullmatch(rf"\(after decision {n}, step \d+: combat decided \({winner}, {loser}\)\)", lines[0]), out
+    assert lines[1] == f"final_strength(w) = {strong}", out  # the event's own parameters are readable there
+    code, out, err = run(capsys, "explain", path, "--why", "final_strength(l)", "--at", f"{n}:combat_decided", "--json")
+    data = json.loads(out)
+    assert data["decision"] == n and data["value"] == str(weak) and data["at"].endswith(f"combat decided ({winner}, {loser})")
+    # the same point by its number among the steps that follow decision n
+    code, listing, _ = run(capsys, "explain", path, "--steps", n)
+    assert code == 0
+    step = next(int(m[1]) for line in listing.splitlines() for m in [re.match(r"^ *step (\d+): combat decided ", line)] if m)
+    assert step == data["step"]
+    code, out, _ = run(capsys, "explain", path, "--why", "final_strength(P1) + 0", "--at", f"{n}:{step}")
+    assert code == 0 and out.splitlines()[0] == lines[0]
+    # before the first step of that resolution the combat is not decided yet: nobody has won it
+    code, out, _ = run(capsys, "explain", path, "--why", "winner", "--at", f"{n}:1")
+    assert code == 0 and not out.splitlines()[1].endswith(f"= {winner}"), out
+
+
+@pytest.mark.parametrize("at, message, code", [
+    ("12:", "write N, N:STEP, N:EVENT or N:EVENT#K", 2),
+    ("12:0", "write N, N:STEP, N:EVENT or N:EVENT#K", 2),
+    ("3:combat_decidd", "no procedure or event 'combat_decidd'", 2),
+    ("3:100000", "steps follow decision 3", 2),
+    ("3:combat_decided#40", "'combat_decided' is called 0 times after decision 3", 2),
+])
+def test_a_point_that_is_not_there_is_a_clear_error(agot_combat, capsys, at, message, code):
+    path = agot_combat[0]
+    got, out, err = run(capsys, "explain", path, "--why", "round", "--at", at)
+    assert got == code and message in err, err
+
+
+def test_why_names_the_value_that_was_none(agot_combat, capsys):
+    path = agot_combat[0]
+    code, out, err = run(capsys, "explain", path, "--why", "top(in_play of P2).strength", "--at", 3)
+    assert code == 0, err
+    assert out.strip() == ("top(in_play of P2).strength = cannot be computed here: top(in_play of P2) is none here "
+                           "(no component, player or zone)"), out
+    code, out, err = run(capsys, "explain", path, "--why", "top(in_play of P2).strength", "--at", 3, "--lang", "ru")
+    assert "top(in_play of P2) здесь не имеет значения" in out, out

@@ -317,7 +317,7 @@ def test_abilities_on_a_kind_without_active_in_are_a_warning(tmp_path, capsys):
     assert load_game(root).report.ok, "a warning does not make the game invalid"
     assert main(["validate", str(root)]) == 0
     out = capsys.readouterr().out
-    assert "warning[DSL-INACTIVE]" in out and "1 warning(s)" in out
+    assert "warning[DSL-INACTIVE]" in out and "1 warning" in out
 
 
 def test_no_warning_once_the_kind_is_active_somewhere(tmp_path):

@@ -107,7 +107,7 @@ def test_every_icon_the_games_name_is_vendored_with_its_licence():
 
 
 def test_tracks_follow_the_variables_the_rules_keep(agot):
-    session = Session(agot, 3, 4)
+    session = Session(agot, 3, 4, ("houses_fixed",))
     state = session.state
     tracks = {t.name: t for t in table_model(session, 0).tracks}
     assert [s.seats[0] for s in tracks["Iron Throne"].slots] == state.game_vars["throne_track"]
@@ -175,7 +175,7 @@ def test_a_layout_with_shapes_draws_filled_shapes_names_and_icons_where_it_says(
 
 
 def test_identical_copies_are_one_option_with_how_many_are_left(agot):
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     d = session.pending
     shown = shown_to(d, session.state)
     assert len(shown.options) == 15 and len(shown.groups) == 11  # the 15 order tokens, 11 different orders
@@ -187,13 +187,19 @@ def test_identical_copies_are_one_option_with_how_many_are_left(agot):
         assert {k: v for k, v in a.attrs.items() if k not in ("id", "source")} == \
                {k: v for k, v in b.attrs.items() if k not in ("id", "source")}
     assert len(shown.options) == sum(len(m) for _, m in shown.groups)
+    # each option, whichever copy it names, shows that order's face (icon and colour) beside it
+    from interpreter.present.options import option_refs
+    named = {c for r in option_refs(d, session.state) for c in r.components}
+    state = session.state
+    drawn = scene(table_model(session, 0), state, Presenter(state, 0), named)
+    assert named and all(drawn.faces[c].icon for c in named)
 
 
 def test_the_terminal_offers_identical_copies_once_too(agot):
     """At the terminal as on the page: one entry per distinct order, with how many; it answers with one of them."""
     import io
     from interpreter.agents.players import HumanAgent
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     d = session.pending
     out = io.StringIO()
     person = HumanAgent(io.StringIO("3\n"), out)
@@ -206,7 +212,7 @@ def test_the_terminal_offers_identical_copies_once_too(agot):
 
 def test_an_option_naming_an_area_stacks_its_identical_units(agot):
     """Issue 33, item 3: `Oasis Gate [troops: Army ×11]`, not every token spelt out."""
-    session = Session(agot, 3, 1)
+    session = Session(agot, 3, 1, ("houses_fixed",))  # the first question is the orders, not a House
     pr = Presenter(session.state, 0)
     for area in session.state.game_zones["board"].items:
         units = [pr.describe(u) for u in area.zones["units"].items] if "units" in area.zones else []
@@ -240,3 +246,31 @@ def test_the_docs_quote_the_worked_example_as_it_is():
 
 def test_ink_is_readable_on_its_colour():
     assert ink_on("#262626") == "#ffffff" and ink_on("#d9d9d9") == "#1d1d1d" and ink_on("#b3202e") == "#ffffff"
+
+
+def test_a_board_drawn_small_draws_its_tokens_larger(agot, six):
+    """AGoT's map (1360×1700) is drawn at about 0.4 of its size at a laptop: its tokens are drawn 1.2× (in the
+    board's units), while the six lands' small map keeps them as they are."""
+    pytest.importorskip("markupsafe")
+    from interpreter.web.draw import board_svg
+    for game, scale in ((agot, 1.2), (six, 1.0)):
+        session = Session(game, 3 if game is agot else 2, 1, ("houses_fixed",) if game is agot else ())
+        state = session.state
+        board = scene(table_model(session, 0), state, Presenter(state, 0)).board
+        assert board.piece == scale
+        svg = board_svg(board, "", {"board": "board"})
+        assert ('<g transform="scale(1.20)">' in svg) == (scale != 1.0) and ('class="pc' in svg) == (game is agot)
+
+
+def test_a_house_to_lead_is_offered_with_its_sigil_in_its_colour(agot):
+    """The first question of AGoT (houses chosen): each option shows the House's sigil in the House's colour."""
+    from interpreter.present.options import option_refs
+    session = Session(agot, 3, 1)
+    state = session.state
+    d = session.pending
+    named = [r.components[0] for r in option_refs(d, state)]
+    drawn = scene(table_model(session, 0), state, Presenter(state, 0), set(named))
+    looks = agot.content.vocabulary.table.looks
+    faces = {state.entities[c].attrs["house"]: drawn.faces[c] for c in named}
+    assert set(faces) == {"baratheon", "lannister", "stark"}
+    assert faces["stark"].icon == "direwolf" and faces["lannister"].colour == looks.colours["lannister"]

@@ -462,6 +462,25 @@ async def test_rename_across_rules_records_manifest_and_lang(client, games, tmp_
 
 
 @in_loop
+async def test_rename_follows_the_looks_file_and_leaves_icon_names(client, games, tmp_path, monkeypatch):
+    """AGoT's looks live in their own file (looks.yaml): renaming the variable a track draws, or a kind, reaches
+    it; `icon:` names of the icon set are not the game's names and stay."""
+    action, setup = Doc(client, games / "agot/rules/action.rules"), Doc(client, games / "agot/rules/setup.rules")
+    for doc, needle, shift, old, new in ((action, "for p in throne_track", 9, "throne_track", "throne_order"),
+                                         (setup, "if c.kind == unit", 13, "unit", "warband")):
+        change = await renamed(doc, needle, shift, new)
+        copy = tmp_path / new / "agot"
+        shutil.copytree(games / "agot", copy)
+        assert "looks.yaml" in write_edits(games / "agot", copy, change), old
+        monkeypatch.chdir(copy.parent)
+        assert not load_game(Path("agot")).report.diagnostics, (old, new)
+        looks = "\n".join(line.split("#")[0] for line in (copy / "looks.yaml").read_text(encoding="utf-8").splitlines())
+        assert not re.search(rf"(?<!icon: )\b{old}\b", looks) and new in looks, old
+    action.close()
+    setup.close()
+
+
+@in_loop
 async def test_rename_refuses_a_taken_or_invalid_name(client, games):
     turn = Doc(client, games / "kings_bounty/rules/turn.rules")
     for new, said in (("deck", "already names a zone"), ("2cards", "is not a name"), ("while", "word of the language"),

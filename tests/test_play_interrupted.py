@@ -10,6 +10,7 @@ import os
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
 import termios
@@ -21,16 +22,19 @@ import pytest
 from tests.cli_run import run as run_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 is asked six times in a row, then among bots
+GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 is asked several times in a row, then among bots
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tuple[int, str]:
-    """`rules ARGS` on a pseudo-terminal: each `> ` gets the next of `inputs` (then "0"); an input of
-    "\\x03" (Ctrl-C) or "\\x04" (Ctrl-D) is typed as it is; "SIGTERM" sends the game that signal, "HANG UP" closes
-    the terminal. The exit code and the screen."""
+def at_a_terminal(args: list[str], inputs: list, limit: float = 60.0, size: tuple | None = None) -> tuple[int, str]:
+    """`rules ARGS` on a pseudo-terminal (of `size`: rows, columns, when given): each `> ` gets the next of `inputs`
+    (then "0"); an input of "\\x03" (Ctrl-C) or "\\x04" (Ctrl-D) is typed as it is; "SIGTERM" sends the game that
+    signal, "HANG UP" closes the terminal, ("RESIZE", rows, columns) resizes it (the kernel sends SIGWINCH). The
+    exit code and the screen."""
     main, sub = os.openpty()
+    if size is not None:
+        resize(sub, *size)
     env = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="120", PYTHONPATH=str(ROOT))
 
     def controlling_terminal():  # the new session's terminal: Ctrl-C there interrupts the game
@@ -57,7 +61,9 @@ def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tu
                 if text.count("\n> ") + text.startswith("> ") > answered and text.rstrip(" ").endswith(">"):
                     typed = queue.pop(0) if queue else "0"
                     answered += 1
-                    if typed == "SIGTERM":
+                    if isinstance(typed, tuple):  # ("RESIZE", rows, columns): the screen comes again, then a prompt
+                        resize(main, typed[1], typed[2])
+                    elif typed == "SIGTERM":
                         proc.send_signal(signal.SIGTERM)
                     elif typed == "HANG UP":  # the terminal goes away: its session is sent SIGHUP
                         os.close(main)
@@ -77,6 +83,10 @@ def at_a_terminal(args: list[str], inputs: list[str], limit: float = 60.0) -> tu
         if main is not None:
             os.close(main)
     return code, screen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def resize(fd: int, rows: int, columns: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
 @pytest.fixture
@@ -155,9 +165,9 @@ def test_resume_goes_on_to_the_end_of_the_uninterrupted_game(tmp_path, whole_gam
 
 def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_game, run):
     log = tmp_path / "game.json"
-    # undo at the first decision has nothing to take back; later, the person answers "1" twice (the second
-    # time after the bots have played), takes both back (in English, then in Russian) and answers as before
-    inputs = ["undo"] + ["0"] * 6 + ["1", "1", "undo", "отменить"]
+    # undo at the first decision has nothing to take back; later, the person answers "1" twice, the bots
+    # playing after each, takes both back (in English, then in Russian) and answers as before
+    inputs = ["undo"] + ["0"] * 7 + ["1", "1", "undo", "отменить"]
     code, screen = at_a_terminal(["play", *GAME, "--agents", "human,random", "--log", str(log)], inputs)
     assert code == 0, screen[-2000:]
     assert "nothing to undo: this is your first decision" in screen
@@ -170,7 +180,7 @@ def test_undo_twice_then_the_same_answers_reach_the_same_end(tmp_path, whole_gam
     # the first undo took back the bots' answers after the person's too
     assert len(first["decisions"]) > 1
     code, out = run("replay", str(log), "--quiet")
-    assert code == 0 and "2 undo(s) checked" in out, out
+    assert code == 0 and "2 undos checked" in out, out
 
 
 @pytest.mark.parametrize("how,stops", [("SIGTERM", {"terminate": 143}),

@@ -111,16 +111,21 @@ def markup_words(html_text: str, printed: list | None = None, refs: list | None 
 def scene_leaks(session, viewer, lang: str = "en") -> list:
     """The scene drawn for `viewer` (interpreter.present.scene, as interpreter.web.draw writes it: card faces,
     badges, tokens on the board, tracks, titles) names no component hidden from it, prints no text of one, and
-    attaches no hidden component's id to anything."""
+    attaches no hidden component's id to anything; and the faces shown beside the pending options (icon and
+    colour, as the page draws them for the components those options name) are of components it sees."""
     pytest.importorskip("markupsafe")
+    from interpreter.present.options import option_refs
     from interpreter.present.scene import scene
     from interpreter.present.scene_board import static_board
     from interpreter.web import draw
     state = session.state
     model = table_model(session, viewer, lang)
     pr = Presenter(state, viewer, lang)
-    drawn = scene(model, state, pr)
+    d = session.pending
+    named = {c for r in option_refs(d, state, viewer) for c in r.components} if d is not None and d.player == viewer else set()
+    drawn = scene(model, state, pr, named)
     parts = [draw.zone_html(z, model.texts) for p in [drawn.me, *drawn.others] if p for z in p.zones]
+    parts += [draw.option_face(drawn.faces[c]) for c in named if c in drawn.faces]
     parts += [draw.zone_html(z, model.texts, True) for z in drawn.shared] + [draw.track_html(t) for t in drawn.tracks]
     if drawn.board is not None:
         parts.append(draw.board_svg(drawn.board, draw.labels_svg(static_board(state, state.voc.table, pr)), {"board": "board"}))
@@ -131,6 +136,7 @@ def scene_leaks(session, viewer, lang: str = "en") -> list:
     found += [f"printed text {t!r}" for t in printed if t not in seen]
     areas = {a.ref for a in model.areas}
     found += [f"id {r!r}" for r in refs if r not in areas and not can_see(state.entities[r], viewer)]
+    found += [f"the face of {r!r}" for r in drawn.faces if not can_see(state.entities[r], viewer)]
     return found
 
 

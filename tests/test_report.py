@@ -45,6 +45,23 @@ def test_the_json_report(report_dir):
     assert any(row["name"] != row["value"] for row in titles.values())  # the card's own name is shown too
 
 
+def test_the_comparison_gives_each_figure_its_difference_and_interval(report_dir):
+    """Issue 35 item 1: --compare experienced, figure by figure, each with an interval and a test after Holm's."""
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    found = report["comparison"]
+    assert found["correction"]["method"] == "Holm" and found["correction"]["comparisons"] == len(found["rows"])
+    figures = {r["figure"] for r in found["rows"]}
+    assert {"seat", "length", "score", "winning_score", "per_player", "card"} <= figures
+    for r in found["rows"]:
+        assert r["low"] <= r["difference"] <= r["high"] and 0 <= r["p"] <= r["p_adjusted"] <= 1, r
+    page = (report_dir / "report.html").read_text(encoding="utf-8")
+    assert page.count('<p class="verdict">With experienced, ') == 2  # at the top and above the table at the end
+    assert "difference [95 %]" in page and "p (Holm)" in page
+    # titles are points: their rows are circular, left out of what wins
+    assert "titles" in report["part_of_score"]["per_player"]
+    assert all(r["figure"] != "per_player" for run_ in report["runs"] for r in run_["what_wins"]["winning"])
+
+
 def test_the_page_is_self_contained(report_dir):
     page = (report_dir / "report.html").read_text(encoding="utf-8")
     assert "<script" not in page and "<link" not in page and "@import" not in page

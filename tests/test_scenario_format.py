@@ -239,5 +239,5 @@ def test_play_writes_the_log_up_to_a_runtime_error(tmp_path, capsys):
     data = json.loads(log.read_text())
     assert len(data["decisions"]) == 1 and data["error"]["code"] == "RUN-ERROR"
     assert main(["replay", str(log), "--quiet"]) == 0
-    assert "stops with the logged error after 1 decision(s)" in capsys.readouterr().out
+    assert "stops with the logged error after 1 decision" in capsys.readouterr().out
     assert main(["explain", str(log)]) == 0

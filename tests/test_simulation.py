@@ -150,7 +150,7 @@ def test_played_and_per_player_values_of_a_small_game(tmp_path):
         # each player played the one card now on its table; the card thrown from the hand was not played
         assert [len(p) for p in r["played"]] == [1, 1]
         assert r["played"] == r["per_player"]["card"] == r["per_player"]["table"]
-        assert r["per_player"]["points"] == [["0"], ["2"]]
+        assert r["per_player"]["points"] == [[0], [2]]  # numbers stay numbers (summarized as numbers)
         assert all(p[0] in ("coin", "gem") for p in r["played"])
 
 

@@ -74,14 +74,16 @@ def test_an_agot_decision_fits_one_screen(players):
             shown = shown_to(d, session.state)
             order = option_order(d, session.state)
             model = table_model(session, d.player)
-            lines, pages = screen(model, pr, shown, order, ["something happened"] * 9, "head")
-            listed = []
-            for page in range(pages):  # the first page as drawn, the others with `>`
-                lines, _ = screen(model, pr, shown, order, ["something happened"] * 9, "head", page)
-                assert len(lines) <= ROWS and max(map(len, lines)) <= COLUMNS, (seed, n)
-                assert shown.prompt[:40] in "\n".join(lines)
-                listed += [line for line in lines if line.startswith("  [")]
-            assert len(listed) == len(order) and (pages == 1 or len(order) > 30)
+            for rows, columns in ((ROWS, COLUMNS), (24, 80), (30, 100), (50, 160)):  # issue 35: the terminal's size
+                lines, pages = screen(model, pr, shown, order, ["something happened"] * 9, "head", 0, rows, columns)
+                listed = []
+                for page in range(pages):  # the first page as drawn, the others with `>`
+                    lines, _ = screen(model, pr, shown, order, ["something happened"] * 9, "head", page, rows, columns)
+                    assert len(lines) <= rows and max(map(len, lines)) <= columns, (seed, n, rows)
+                    assert lines[0] == "head" and shown.prompt[:40] in "\n".join(lines)
+                    assert any(line.startswith(pr.say("since your last decision")[:-1]) for line in lines)
+                    listed += [line for line in lines if line.startswith("  [")]
+                assert len(listed) == len(order) and (pages == 1 or len(order) > rows // 2), (rows, len(order), pages)
             session.answer(rng.randrange(len(d.values)))
             n += 1
 

@@ -109,9 +109,16 @@ def test_a_card_game_at_a_laptop_size(server, browser, page, game, players, seed
     if game == "kings_bounty":  # a card laid down glides from the hand to the domains
         option = page.locator("#question button.opt", has_text="Lay down").first
         before = version(page)
+        # count the glides started (a busy machine may end a 450 ms animation before a look at the running ones)
+        page.evaluate("() => { window.glides = 0; const animate = Element.prototype.animate;"
+                      "Element.prototype.animate = function (...a) { window.glides += 1; return animate.apply(this, a); }; }")
         option.click()
         page.wait_for_selector(f'#view:not([data-version="{before}"])', state="attached")
-        assert page.evaluate("document.getAnimations().length") > 0
+        for _ in range(100):  # the page's policy forbids the script a wait_for_function polls with
+            if page.evaluate("() => window.glides"):
+                break
+            page.wait_for_timeout(50)
+        assert page.evaluate("() => window.glides") > 0
     if game == "btwixt":  # a bid pile shows its total
         room = app.state.rooms.get(gid)
         while not page.locator(".zone[data-zone=bid_pile] .total").count():
@@ -129,6 +136,11 @@ def test_agot_at_a_laptop_size_and_on_a_phone(server, page):
     app, base = server
     gid, _ = seat_page(page, base, "agot", 3, 2)
     room = app.state.rooms.get(gid)
+    assert "House" in page.locator("#question .prompt").inner_text()  # houses are chosen first, in seat order
+    before = version(page)
+    page.locator("#question button.opt").first.click()  # P1 leads Baratheon; the bots choose theirs
+    page.wait_for_selector(f'#view:not([data-version="{before}"]) #question button.opt')
+    wait_at_least(page, room.version)
     state = room.session.state
     check_laptop(page, board=True)
     assert len(page.content().encode("utf-8")) < 150_000  # the whole seat page, static board included

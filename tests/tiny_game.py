@@ -75,6 +75,15 @@ def tiny_game(tmp_path: Path, rules: str = RULES, records: str = RECORDS, attrib
     return root
 
 
+def compiled(root: Path):
+    """A game folder loaded, checked to be free of diagnostics, and compiled."""
+    from dsl.loader import load_game
+    from interpreter.codegen import compile_game
+    content = load_game(root)
+    assert not content.report.diagnostics, content.report.diagnostics
+    return compile_game(content)
+
+
 # A King's Bounty table for scenario files written by tests: an elf tower garrisoned in front of P1,
 # two humans in P2's hand, and P2's turn to run. `{name}` is the scenario's name.
 KB_SCENARIO = """

@@ -47,7 +47,7 @@ from interpreter.core.state import Entity
 from interpreter.agents.encoding_live import ON_HIDDEN, encode_live, getter, number
 from interpreter.present.views import can_see
 
-KINDS = ("choose", "menu", "pick", "order")
+KINDS = ("choose", "menu", "pick", "order", "number")
 PER_COMPONENT = ("on", "top", "face_down", "picked", "under")
 OPTIONS_SCALE = 256  # the options of a decision: how many / this, at most 1
 DECISIONS_SCALE = 1000  # decisions taken, where the manifest declares no max_decisions

@@ -62,6 +62,9 @@ class InputEnded(DiagnosticError):
 
 
 UNDO_WORDS = ("undo", "отменить", "отмена")
+LOG_WORDS = ("log", "журнал")
+LOG_ALL_WORDS = ("log all", "журнал всё", "журнал все")
+HELP_WORDS = ("help", "помощь", "h")
 
 
 class HumanAgent:
@@ -77,8 +80,11 @@ class HumanAgent:
         self.stdout = stdout or sys.stdout
         self.session = None
         self.recent: list[str] = []  # lines told since the last decision
-        self.heard: list[str] = []  # every line told, for `log`
+        self.last: list[str] = []  # the lines told before the decision being asked (`log`: also the folded ones)
+        self.heard: list[str] = []  # every line told, for `log all`
         self.answered = 0  # decisions this person has answered (also replayed ones): `undo` needs one
+        self.redraw = None  # draws the screen of the question being asked (again, when the terminal is resized)
+        self.waiting = self.stale = False  # waiting for a line; resized while not waiting
 
     def attach(self, session) -> None:
         """Follow a game's session: the table is drawn from its state."""
@@ -100,13 +106,25 @@ class HumanAgent:
         self.recent = []
 
     def decide(self, decision: Decision, view) -> int:
-        answer = self._decide(decision)
+        from interpreter.present.terminal import on_resize
+        with on_resize(self.resized):  # for the whole question: no resize between two lines goes unseen
+            answer = self._decide(decision)
         self.answered += 1
         return answer
 
+    def resized(self) -> None:
+        """The terminal's size changed: the screen is laid out again, at once if the person is reading it."""
+        if not self.waiting:
+            self.stale = True
+            return
+        self.redraw()
+        self.stdout.write("> ")
+        self.stdout.flush()
+
     def _decide(self, decision: Decision) -> int:
+        self.last, self.recent = self.recent, []  # what happened since the last decision: on the screen and in `log`
         from interpreter.present.table import table_model
-        from interpreter.present.terminal import option_order, option_steps
+        from interpreter.present.terminal import by_value, option_order, option_steps
         from interpreter.present.words import Presenter, Shown
         state = self.session.state if self.session is not None else None
         pr = Presenter(state, decision.player)
@@ -116,13 +134,17 @@ class HumanAgent:
         heading = pr.say("your decision", player=pr.player(decision.player, False))
         names = state.voc.table.steps if state is not None else ()
         steps = option_steps(decision, shown, order, names)
+        if shown.number is not None:  # a number in a range: typed, never listed
+            low, high = shown.number
+            asked = Shown(f"{shown.prompt} {pr.say('type a number', low=low, high=high)}", [], [], shown.secret)
+            return self._ask(pr, asked, 0, model, heading, numbers=(low, high))
         if steps is None:  # the options in the order a person reads them, copies of one component once (×N)
             place = {i: n for n, i in enumerate(order)}
             groups = sorted(((min(m, key=place.__getitem__), text, len(m)) for text, m in shown.groups),
                             key=lambda g: place[g[0]]) if shown.groups else [(i, shown.options[i], 1) for i in order]
             listed = Shown(shown.prompt, [shown.options[i] if n == 1 else f"{text} ×{n}" for i, text, n in groups],
                            [shown.keys[i] for i, _, _ in groups], shown.secret)
-            return groups[self._ask(pr, listed, len(groups), model, heading)][0]
+            return groups[self._ask(pr, listed, len(groups), model, heading, numbers=by_value(listed))][0]
         first = Shown(shown.prompt, [s.text for s in steps], [[k for i in s.options for k in shown.keys[i]] for s in steps],
                       shown.secret)
         while True:  # a long menu in two steps: first what, then the rest; still one answer of one decision
@@ -135,30 +157,44 @@ class HumanAgent:
             if picked is not None:
                 return step.options[picked]
 
-    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False) -> int | None:
+    def _ask(self, pr, shown, n: int, model, heading: str, back: bool = False, numbers=False) -> int | None:
         """One screen and the person's answer: the index of one of `shown`'s n options (listed in that order),
-        or None for `-` where `back` allows it."""
-        from interpreter.present.terminal import screen, whole_table
+        or None for `-` where `back` allows it. `numbers`: True when the options are numbers, answered by the
+        number itself (never its place); (low, high) for a number typed in that range, answered by its index."""
+        from interpreter.present.terminal import asked_line, help_lines, number_in, screen, terminal_size, whole_table
         out = self.stdout
         order = list(range(n))
         page = 0
 
         def draw():
             if model is None:
-                lines = [heading, shown.prompt + ":"] + [f"  [{i}] {shown.options[i]}" for i in order]
+                lines = [heading, asked_line(shown.prompt)] + [f"  {shown.options[i]}" if numbers else f"  [{i}] {shown.options[i]}"
+                                                          for i in order]
                 return lines, 1
-            return screen(model, pr, shown, order, self.recent, heading, page)
+            rows, columns = terminal_size(out)  # read again at each drawing: the terminal may have been resized
+            # the blank line before the screen, the prompt after it and the step-back line are the agent's
+            return screen(model, pr, shown, order, self.last, heading, page, rows - 2 - back, columns, by_value=bool(numbers))
 
-        lines, pages = draw()
-        out.write("\n" + "\n".join(lines) + "\n" + (pr.say("step back") + "\n" if back else ""))
-        self.recent = []
+        def show():
+            lines, count = draw()
+            out.write("\n" + "\n".join(lines) + "\n" + (pr.say("step back") + "\n" if back else ""))
+            return count
+
+        self.redraw = show  # what a resize of the terminal draws again (HumanAgent.resized)
+        pages = show()
         while True:
+            self.waiting = True  # from here on, a resize draws the screen again at once
+            if self.stale:  # the terminal was resized before: while the screen was drawn, or an answer read
+                self.stale = False
+                pages = show()
             out.write("> ")
             out.flush()
             try:
                 line = self.stdin.readline()
             except OSError:  # the terminal went away (EIO after a hang-up): as the end of the input
                 line = ""
+            finally:
+                self.waiting = False
             if not line:  # end of input (Ctrl-D, a closed pipe): the game cannot go on
                 raise InputEnded([Diagnostic("RUN-ERROR", f"the input ended before {player_label(pr.viewer)} answered",
                                              hint="type an option's number, then Enter")])
@@ -167,14 +203,17 @@ class HumanAgent:
                 return None
             if text in (">", "<"):
                 page = max(0, min(pages - 1, page + (1 if text == ">" else -1)))
-                lines, pages = draw()
-                out.write("\n".join(lines[-(len(order) + 3):]) + "\n")
+                pages = show()
                 continue
-            if text in ("log", "журнал"):
-                out.write("".join(f"  {x}\n" for x in self.heard[-40:]))
+            if text.lower() in LOG_WORDS:  # every line since the last decision, the folded ones too
+                out.write((pr.say("log since") + "\n" + "".join(f"  {x}\n" for x in self.last)) if self.last else
+                          pr.say("log nothing") + "\n")
                 continue
-            if text in ("help", "помощь"):
-                out.write(pr.say("screen keys") + "\n")
+            if text.lower() in LOG_ALL_WORDS:
+                out.write("".join(f"  {x}\n" for x in self.heard))
+                continue
+            if text.lower() in HELP_WORDS:
+                out.write("\n".join(help_lines(pr, terminal_size(out)[1])) + "\n")
                 continue
             if text.startswith("?"):
                 out.write("".join(f"  {x}\n" for x in self._lookup(text[1:].strip(), pr, shown, order, model, whole_table)))
@@ -185,22 +224,31 @@ class HumanAgent:
                     continue
                 out.write(pr.say("undone") + "\n")
                 raise Undo(pr.viewer if pr.viewer is not None else 0)
-            if text.isdigit() and int(text) < n:
+            typed = number_in(text)
+            if isinstance(numbers, tuple):
+                if typed is not None and numbers[0] <= typed <= numbers[1]:
+                    return typed - numbers[0]
+                out.write(pr.say("not legal") + "\n")
+                continue
+            if numbers:  # the options are numbers: the one typed
+                found = [i for i in order if typed is not None and number_in(shown.options[i]) == typed]
+                if len(found) == 1:
+                    return found[0]
+            elif text.isdigit() and int(text) < n:
                 return int(text)
-            matches = [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
+            matches = [] if numbers else [i for i in order if text and shown.options[i].lower().startswith(text.lower())]
             if len(matches) == 1:
                 return matches[0]
             out.write(pr.say("not legal") + "\n")
 
     @staticmethod
     def _lookup(wanted: str, pr, shown, order, model, whole_table) -> list[str]:
+        from interpreter.present.terminal import lookup
         if not wanted:
             return whole_table(model, pr) if model is not None else []
         if wanted.isdigit() and int(wanted) < len(order):
             return [f"{name}: {body}" for name, body in shown.keys[order[int(wanted)]]] or [pr.say("no card in option")]
-        found = [f"{name}: {body}" for name, body in (model.texts.values() if model is not None else ())
-                 if name.lower().startswith(wanted.lower())]
-        return sorted(set(found)) or [pr.say("no such card")]
+        return (lookup(model, pr, wanted) if model is not None else []) or [pr.say("no such card")]
 
 
 AGENT_KINDS = ("random", "human", "ismcts", "greedy")

@@ -16,10 +16,18 @@ each). Games that stopped on an error are counted as errors and left out of ever
   every value, with the holders' mean score; a component is compared only within the games where
   it was in play (it left its starting zone), and a label whose values have no effect in the
   variants played (`matters_in`) is left out;
-- every comparison of a run is one family: each has a p-value (the two-proportion z-test) and
-  Holm's step-down correction keeps the family-wise error rate at 5 %; "significant" means
-  significant after that correction (the 95 % intervals themselves are not widened);
+- a per-player value that is a number (power left, supply) is summarized as numbers: its distribution,
+  and the winners' mean against the other players' with Welch's interval and t-test;
+- each seat's win share is tested against the fair share (1 / players), with the z-test of one share;
+- every comparison of a run is one family: each has a p-value (the two-proportion z-test, or Welch's
+  t-test for a number) and Holm's step-down correction keeps the family-wise error rate at 5 %;
+  "significant" means significant after that correction (the 95 % intervals themselves are not widened);
+- figures the manifest declares part of the score (`part_of_score`: a title's points, an obelisk's) are
+  marked `circular`: they say how the score is made, not what wins;
 - length in rounds or turns (the manifest's `length`) and how games ended (its `ends`).
+
+What a designer reads out of these (what wins, confounds, warnings, two runs compared) is
+interpreter.batch.findings.
 """
 from __future__ import annotations
 
@@ -60,6 +68,79 @@ def difference(a: dict, b: dict) -> dict:
     return {"effect": d, "low": low, "high": high, "significant": low > 0 or high < 0}
 
 
+# ---------------------------------------------------------------- Student's t, for differences of means
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), by its continued fraction (modified Lentz)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def t_two_sided(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with df degrees of freedom (the normal's when df is infinite)."""
+    if math.isinf(df):
+        return math.erfc(abs(t) / math.sqrt(2))
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(df: float, two_sided: float = ALPHA) -> float:
+    """The t such that P(|T| >= t) = two_sided (1.96 for df infinite), by bisection."""
+    if math.isinf(df):
+        return Z95
+    low, high = 0.0, 1.0
+    while t_two_sided(high, df) > two_sided:
+        high *= 2
+    for _ in range(80):
+        mid = (low + high) / 2
+        low, high = (mid, high) if t_two_sided(mid, df) > two_sided else (low, mid)
+    return (low + high) / 2
+
+
+def mean_difference(a: dict, b: dict) -> dict:
+    """b's mean minus a's (distributions: n, mean, stdev), with Welch's 95 % interval and t-test (p)."""
+    if a.get("n", 0) < 2 or b.get("n", 0) < 2:
+        return {"effect": None, "low": None, "high": None, "p": None}
+    va, vb = a["stdev"] ** 2 / a["n"], b["stdev"] ** 2 / b["n"]
+    d = b["mean"] - a["mean"]
+    if va + vb == 0:  # both constant: the difference is known exactly
+        return {"effect": d, "low": d, "high": d, "p": 1.0 if d == 0 else 0.0}
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / ((va * va / (a["n"] - 1) if va else 0.0) + (vb * vb / (b["n"] - 1) if vb else 0.0))
+    q = t_quantile(df)
+    return {"effect": d, "low": d - q * se, "high": d + q * se, "p": t_two_sided(d / se, df)}
+
+
+def share_against(row: dict, expected: float) -> float | None:
+    """Two-sided p-value of a share against an expected one (the z-test of one share)."""
+    if not row["n"] or not 0 < expected < 1:
+        return None
+    z = (row["wins"] - row["n"] * expected) / math.sqrt(row["n"] * expected * (1 - expected))
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
 def distribution(values: list) -> dict:
     if not values:
         return {"n": 0, "counts": {}}
@@ -95,10 +176,11 @@ def integer_bins(low, high, integers: bool) -> dict:
 
 
 def summarize(records: list, players: int, names: dict | None = None, numbers: dict | None = None,
-              groups: dict | None = None, skip: tuple = ()) -> dict:
+              groups: dict | None = None, skip: tuple = (), circular: dict | None = None) -> dict:
     """Every statistic of one batch. `names`/`numbers`: record id (or value) -> display name / numeric attributes;
     `groups`: card record -> the group of players who could play it; `skip`: per-player labels left out (values
-    that have no effect in the variants played)."""
+    that have no effect in the variants played); `circular`: {"per_player": labels, "cards": record ids} that are
+    part of the score (the manifest's `part_of_score`)."""
     names = names or {}
     numbers = numbers or {}
     ok = [r for r in records if not r.get("error")]
@@ -114,7 +196,9 @@ def summarize(records: list, players: int, names: dict | None = None, numbers: d
     seats = []
     for seat in range(players):
         won = sum(1 for r in ok if seat in r["winners"])
-        seats.append({"seat": f"P{seat + 1}", **proportion(won, n)})
+        row = {"seat": f"P{seat + 1}", **proportion(won, n)}
+        row["p"] = share_against(row, 1 / players)  # against the fair share
+        seats.append(row)
     out["wins_by_seat"] = seats
     out["shared_victories"] = sum(1 for r in ok if len(r["winners"]) > 1)
     out["no_winner"] = sum(1 for r in ok if not r["winners"])
@@ -127,8 +211,19 @@ def summarize(records: list, players: int, names: dict | None = None, numbers: d
         "winning": distribution([max(r["scores"]) for r in scored]),
     }
     out["cards"] = _cards(ok, players, names, numbers, groups or {}) if any("played" in r for r in ok) else []
-    out["per_player"] = _per_player(ok, players, names, numbers, set(skip or ()))
-    comparisons = out["cards"] + [row for rows in out["per_player"].values() for row in rows]
+    numeric = _numeric_labels(ok, set(skip or ()))
+    out["per_player"] = _per_player(ok, players, names, numbers, set(skip or ()) | set(numeric))
+    out["per_player_numbers"] = {label: _numbers_of(ok, players, label) for label in numeric}
+    circular = circular or {}
+    for row in out["cards"]:
+        row["circular"] = row["card"] in set(circular.get("cards") or ())
+    for label, rows in out["per_player"].items():
+        for row in rows:
+            row["circular"] = label in set(circular.get("per_player") or ())
+    for label, summary in out["per_player_numbers"].items():
+        summary["circular"] = label in set(circular.get("per_player") or ())
+    comparisons = seats + out["cards"] + [row for rows in out["per_player"].values() for row in rows] + \
+        list(out["per_player_numbers"].values())
     out["correction"] = {"method": "Holm", "alpha": ALPHA, "comparisons": holm(comparisons)}
     labels = [label for r in ok for label in r.get("length_by", {})]
     out["length_by"] = {label: distribution([r["length_by"][label] for r in ok if label in r.get("length_by", {})])
@@ -253,3 +348,31 @@ def _per_player(ok: list, players: int, names: dict, numbers: dict, skip: set) -
             pools[value] = (total, wins)
         out[label] = _compare(groups, pools, names, numbers, "value", scores)
     return out
+
+
+def _numeric_labels(ok: list, skip: set) -> list:
+    """The per-player labels whose every value is one number (power left, a track's position): summarized as
+    numbers rather than a row per value."""
+    out = []
+    for label in dict.fromkeys(label for r in ok for label in r.get("per_player", {})):
+        values = [v for r in ok for v in r["per_player"][label] if v]
+        if label not in skip and values and all(len(v) == 1 and _is_number(v[0]) for v in values):
+            out.append(label)
+    return out
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _numbers_of(ok: list, players: int, label: str) -> dict:
+    """A numeric per-player value: its distribution, the winners' and the others', and the winners' mean minus
+    the others' with Welch's interval and t-test (p, in the run's family of comparisons)."""
+    won, others = [], []
+    for r, seat, w in _player_games(ok, players):
+        value = r["per_player"][label][seat]
+        if value:
+            (won if w else others).append(value[0])
+    every, winners, rest = distribution(won + others), distribution(won), distribution(others)
+    return {"label": label, "all": every, "winners": _brief(winners), "others": _brief(rest),
+            **mean_difference(rest, winners)}

@@ -24,7 +24,10 @@ every player's value, and the report compares the card only among those players.
 
 length {label: {calls: PROCEDURE}}: each call of the procedure is one (a round, a turn), counted as the
 game runs (the procedure's first line, written by the compiler, counts into `rt.counted`);
-ends [{when: CONDITION, text}]: read on the final table, the first that holds says how the game ended.
+ends [{when: CONDITION, text, victory}]: read on the final table, the first that holds says how the game ended;
+`victory: true` marks a way of winning (seven castles), which the report warns about when no game ended so.
+part_of_score {per_player: [LABEL], kinds: [KIND]}: the per-player values and the played cards of these kinds
+that the score is made of (titles' points, obelisks'): the report marks their figures as circular.
 Each game also records which records' components were in play (out of their starting zone) at its end.
 """
 from __future__ import annotations
@@ -44,6 +47,9 @@ class ReportSpec:
     playable_by: tuple = ()  # (card attribute, how, name): a card with that attribute only for players of that value
     length: tuple = ()  # ((label, procedure, text), ...): each call of the procedure is one (a round, a turn)
     ends: tuple = ()  # ((condition fn(rt), text), ...): how a game ended, the first that holds at its end
+    victories: tuple = ()  # indices into `ends` of the ways of winning (`victory: true`)
+    score_labels: frozenset = frozenset()  # per-player labels that are part of the score
+    score_kinds: frozenset = frozenset()  # kinds of the played cards that are part of the score
 
     @property
     def tracks_played(self) -> bool:
@@ -73,8 +79,11 @@ def report_spec(game) -> ReportSpec:
     playable = (by["attribute"], _how(game, by["player"]), by["player"]) if by else ()
     length = tuple((label, entry["calls"], entry.get("text")) for label, entry in (raw.get("length") or {}).items())
     ends = tuple((compile_condition(game, entry["when"]), entry.get("text")) for entry in raw.get("ends") or ())
+    victories = tuple(i for i, entry in enumerate(raw.get("ends") or ()) if entry.get("victory"))
+    in_score = raw.get("part_of_score") or {}
     return ReportSpec(frozenset(played.get("from") or ()), frozenset(played.get("to") or ()),
-                      frozenset(played.get("kinds") or ()), tuple(per_player), tuple(matters), playable, length, ends)
+                      frozenset(played.get("kinds") or ()), tuple(per_player), tuple(matters), playable, length, ends,
+                      victories, frozenset(in_score.get("per_player") or ()), frozenset(in_score.get("kinds") or ()))
 
 
 def compile_condition(game, text: str):
@@ -153,11 +162,14 @@ def track_played(session, spec: ReportSpec) -> list:
 
 
 def per_player_values(session, spec: ReportSpec) -> dict:
-    """label -> one sorted list of value names per player, read from the finished game."""
+    """label -> one sorted list of value names per player, read from the finished game; a number stays a number
+    (the report summarizes a label of numbers as numbers)."""
     state = session.state
     out = {}
     for label, how, name in spec.per_player:
-        out[label] = [sorted(set(_names(_value_of(session, how, name, p)))) for p in range(state.players)]
+        values = [_value_of(session, how, name, p) for p in range(state.players)]
+        out[label] = [[v] if isinstance(v, (int, float)) and not isinstance(v, bool) else sorted(set(_names(v)))
+                      for v in values]
     return out
 
 
@@ -185,6 +197,7 @@ class Describe:
     names: dict = field(default_factory=dict)
     numbers: dict = field(default_factory=dict)
     groups: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)  # record id -> its kind
 
 
 def describe_records(game, ids, lang: str | None = None, group_attribute: str | None = None) -> Describe:
@@ -193,11 +206,13 @@ def describe_records(game, ids, lang: str | None = None, group_attribute: str | 
     by_id = {rec.id: rec.data for rec in game.content.records}
     out = Describe()
     for rid in ids:
-        data = by_id.get(rid)
+        data = by_id.get(rid) if isinstance(rid, str) else None
         if data is None:
             continue
         if data.get("name"):
             out.names[rid] = text_in(data["name"], lang)
+        if isinstance(data.get("kind"), str):
+            out.kinds[rid] = data["kind"]
         nums = {k: v for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool) and k != "copies"}
         if nums:
             out.numbers[rid] = nums

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.inputs import io_error, write_file
+from interpreter.batch.report_findings import caveat_html, comparison_html, findings_html, verdict_html, warnings_html
 
 COLOURS = ["#1f77b4", "#ff7f0e"]  # the first run, the compared run
 CARD_ROWS_PLOTTED = 25
@@ -162,6 +163,8 @@ def _dist(run: dict, key: str, label: str | None = None) -> dict | None:
         return stats["length"]
     if key == "length_by":
         return stats.get("length_by", {}).get(label)
+    if key == "per_player_numbers":
+        return stats.get("per_player_numbers", {}).get(label, {}).get("all")
     return stats["scores"]["all"]
 
 
@@ -206,6 +209,9 @@ th { background: #f3f3f3; } td.name { text-align: left; }
 .plot { display: block; max-width: 100%; margin: 0.5em 0; }
 .note { color: #555; font-size: 0.9em; }
 .sig { font-weight: bold; }
+.caveat { border-left: 4px solid #999; padding-left: 0.8em; }
+.warning { border-left: 4px solid #c60; padding-left: 0.8em; background: #fff6ec; }
+.verdict { font-weight: bold; }
 """
 
 
@@ -247,8 +253,9 @@ def _name(row: dict, key: str) -> str:
 
 
 def _shown(row: dict, key: str) -> str:
-    """A row's value by its name in the report's language."""
-    return html.escape(str(row.get("name") or row[key]))
+    """A row's value by its name in the report's language; one that is part of the score says so."""
+    circular = ' <span class="note">(part of the score: circular)</span>' if row.get("circular") else ""
+    return html.escape(str(row.get("name") or row[key])) + circular
 
 
 def _agents(report: dict) -> str:
@@ -279,8 +286,9 @@ def render_html(report: dict) -> str:
              "Newcombe's for a difference of two shares. A difference in bold is significant after Holm's correction "
              f"for the {_comparisons(runs)} comparisons of a run (family-wise error rate 5 %; p-values from the two-proportion "
              "z-test); the intervals themselves are not widened. A card is compared only among the players who could have "
-             "played it, a component only within the games that had it in play. "
-             "Games that stopped on an error are left out.</p>"]
+             "played it, a component only within the games that had it in play; a seat's share of wins is tested "
+             "against the fair share. Games that stopped on an error are left out.</p>",
+             caveat_html(report), warnings_html(report)]
     parts.append(_table(["run", "variants", "games", "errors", "shared victories", "no winner", "mean decisions"],
                         [[esc(r["label"]), esc(", ".join(r["variants"]) or "none"), r["stats"]["games"], r["stats"]["errors"],
                           r["stats"]["shared_victories"], r["stats"]["no_winner"], _num(r["stats"]["length"].get("mean"))]
@@ -291,11 +299,18 @@ def render_html(report: dict) -> str:
 
     if report.get("ladder"):
         parts.append(_ladder_section(report["ladder"]))
+    parts.append(verdict_html(report))
+    for r in runs:
+        parts.append(findings_html(report, r, _table))
     seats = report.get("seats") or [s["seat"] for s in runs[0]["stats"]["wins_by_seat"]]
     parts.append("<h2>Wins by seat</h2>")
     parts.append(plot_seats(runs, seats))
-    parts.append(_table(["seat"] + [f"won ({r['label']})" for r in runs],
-                        [[esc(seats[i])] + [_ci(r["stats"]["wins_by_seat"][i]) for r in runs]
+    fixed = [(label, found) for label, found in (runs[0].get("confounds") or {}).items() if found["fixed_by_seat"]]
+    labels = report.get("labels") or {}
+    parts.append(_table(["seat"] + [f"{labels.get(label, label)} (always)" for label, _ in fixed] +
+                        [f"won ({r['label']})" for r in runs],
+                        [[esc(seats[i])] + [esc(", ".join(found["by_seat_names"][i])) for _, found in fixed] +
+                         [_ci(r["stats"]["wins_by_seat"][i]) for r in runs]
                          for i, s in enumerate(runs[0]["stats"]["wins_by_seat"])]))
 
     scores = plot_counts(runs, "scores", "final score", "distribution of final scores")
@@ -316,7 +331,9 @@ def render_html(report: dict) -> str:
                          for r in runs]))
 
     for label, shown in (report.get("length_labels") or {}).items():
-        parts.append(plot_counts(runs, "length_by", shown, f"distribution of game lengths in {shown}", label) or "")
+        alike = _one_value(runs, label)
+        parts.append(f"<p>Every game lasted {esc(alike)} {esc(shown)}: no plot.</p>" if alike is not None else
+                     plot_counts(runs, "length_by", shown, f"distribution of game lengths in {shown}", label) or "")
         parts.append(_table([shown, "mean", "min", "10 %", "median", "90 %", "max"],
                             [[esc(r["label"])] + [_num(r["stats"].get("length_by", {}).get(label, {}).get(k))
                                                   for k in ("mean", "min", "p10", "median", "p90", "max")] for r in runs]))
@@ -335,10 +352,43 @@ def render_html(report: dict) -> str:
 
     for label in runs[0]["stats"]["per_player"]:
         parts.append(_per_player_section(runs, label, (report.get("labels") or {}).get(label, label)))
+    for label in runs[0]["stats"].get("per_player_numbers", {}):
+        parts.append(_numbers_section(runs, label, (report.get("labels") or {}).get(label, label)))
     if runs[0]["stats"]["cards"]:
         parts.append(_cards_section(runs))
+    parts.append(comparison_html(report, _table))
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
+
+
+def _one_value(runs: list, label: str) -> str | None:
+    """The one value every game of every run had for this length (all AGoT games end after round 10), else None."""
+    counts = [r["stats"].get("length_by", {}).get(label, {}).get("counts") or {} for r in runs]
+    values = {v for c in counts for v in c}
+    return next(iter(values)) if len(values) == 1 else None
+
+
+def _numbers_section(runs: list, label: str, shown: str) -> str:
+    """A per-player value that is a number: its spread, and the winners' mean against the other players'."""
+    esc = html.escape
+    head = ["run", "mean ± sd", "10 %", "median", "90 %", "winners' mean", "others' mean", "winners − others", "p (Holm)"]
+    rows = []
+    for r in runs:
+        x = r["stats"]["per_player_numbers"].get(label)
+        if x is None:
+            continue
+        text = "–" if x["effect"] is None else f"{x['effect']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
+        rows.append([esc(r["label"]), _spread(x["all"]), _num(x["all"].get("p10")), _num(x["all"].get("median")),
+                     _num(x["all"].get("p90")), _num(x["winners"].get("mean"), 2), _num(x["others"].get("mean"), 2),
+                     f'<span class="sig">{text}</span>' if x["significant"] else text,
+                     _num(x.get("p_adjusted"), 4)])
+    circular = runs[0]["stats"]["per_player_numbers"][label].get("circular")
+    return "\n".join([f"<h2>Per player: {esc(shown)}</h2>",
+                      "<p class=\"note\">A number each player had at the end of the game: its spread over the players, "
+                      "and the winners' mean against the other players' (Welch's 95 % interval and t-test)"
+                      + (": part of the score, so circular" if circular else "") + ".</p>",
+                      plot_counts(runs, "per_player_numbers", shown, f"distribution of {shown}", label) or "",
+                      _table(head, rows)])
 
 
 def _ladder_section(ladder: dict) -> str:

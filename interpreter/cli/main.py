@@ -19,6 +19,8 @@ from dsl.loader import find_game_root, load_game
 from dsl.vocabulary import record_schema
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import PROJECT_ROOT, known_games, load_compiled, locate
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 # Each command imports the rest of what it runs in its own function: a cold `rules validate` (which an editor
 # or CI runs often) then loads neither the players, the presentation nor the scenarios.
@@ -95,10 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play one game and tell what happens", description="Play one game. With no options: a complete bot game of the default game, with a readable account and the final scores.")
     pl.add_argument("game", nargs="?", help="a folder name under content/ or a path to a game folder (default: the game marked play_by_default)")
-    pl.add_argument("--players", type=int, help="number of players (default: the game's default)")
+    pl.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     pl.add_argument("--seed", type=int, help="the game's seed (default 1)")
     pl.add_argument("--variant", action="append", default=[], help="a variant of the game; repeat for several")
-    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra); the last repeats")
+    pl.add_argument("--agents", help="comma-separated agents per seat: random, human, greedy (one move ahead by the game's evaluation) or ismcts (OpenSpiel's information-set MCTS, the openspiel extra), one with settings of its own as ismcts:simulations=50; one agent sits at every seat, several make the players (with --players N, the last repeats)")
     pl.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=200; repeat for several")
     pl.add_argument("--log", type=Path, help="write the game log (for replay) to this file; also the game so far if it is interrupted")
     pl.add_argument("--resume", type=Path, metavar="LOG", help="go on with an unfinished game's log: the same game, seats, seed, "
@@ -110,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm = sub.add_parser("simulate", help="play many bot games", description="Play N games with bots (random agents by default) and report errors, wins by seat, decisions and time.")
     sm.add_argument("game", help="a folder name under content/ or a path to a game folder")
     sm.add_argument("--games", type=int, default=100)
-    sm.add_argument("--players", type=int)
+    sm.add_argument("--players", type=int, help="number of players (default: the number of agents --agents names, else the game's default)")
     sm.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed+i")
     sm.add_argument("--variant", action="append", default=[])
     sm.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -120,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run the games on Ray: alone, a local Ray; with an address (auto, HOST:6379, ray://HOST:10001), that cluster")
     sm.add_argument("--report", metavar="DIR", help="write a balance report, DIR/report.json and DIR/report.html")
     sm.add_argument("--compare", metavar="VARIANT", help="with --report: play the same games again with this variant added, side by side")
-    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; the last repeats")
+    sm.add_argument("--agents", default="random", help="comma-separated agents per seat: random, greedy or ismcts (the openspiel extra), one with settings of its own as ismcts:simulations=50; one agent sits at every seat, several make the players (with --players N, the last repeats)")
     sm.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE", help="a setting of the ismcts agents, e.g. simulations=20; repeat for several")
     sm.add_argument("--lang", help="the language of the report's names: en or ru (default as for play)")
     sm.set_defaults(handler=cmd_simulate)
@@ -157,7 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--all", action="store_true", help="also modifiers whose condition did not hold")
     ex.add_argument("--why", metavar="EXPR", help="an expression of the rules (players are P1, P2, ...), e.g. 'final_strength(P1)': "
                     "its value and how it came about, part by part, with every modifier and its source")
-    ex.add_argument("--at", type=int, metavar="N", help="with --why: on the table after decision N (default: at the end of the log)")
+    ex.add_argument("--at", metavar="N[:STEP|:EVENT[#K]]", help="with --why: on the table after decision N (default: at the end of the "
+                    "log); N:STEP before that step of what follows decision N (--steps N lists them), N:EVENT as that "
+                    "procedure or event starts after decision N (its K-th call with #K), its parameters readable by EXPR")
+    ex.add_argument("--steps", type=int, metavar="N", help="list the steps of what follows decision N (0: the game's start), "
+                    "numbered as --at N:STEP takes them")
     ex.add_argument("--lang", help="the language of the names: en or ru (default as for play)")
     ex.set_defaults(handler=cmd_explain)
 
@@ -261,12 +267,9 @@ def cmd_serve(args) -> int:
                                         hint="--db FILE names another")]) from None
     except OSError as err:  # its folder could not be made
         raise DiagnosticError([io_error("open the games database", str(db), err, hint="--db FILE names another")]) from None
-    from interpreter.runtime.games import load_compiled
-    for ref in app.state.rooms.games.values():  # every game of the lobby compiled now, not at a player's first click
-        try:
-            load_compiled(ref)
-        except DiagnosticError:
-            pass  # the lobby shows what is wrong with it
+    for key, problems in app.state.rooms.invalid.items():  # (each game was validated and compiled as the app was made)
+        print(f"rules serve: {key} does not validate; the lobby lists it with these errors:", file=sys.stderr)
+        print("\n".join(d.render() for d in problems), file=sys.stderr, flush=True)
     gc.freeze()  # the compiled games live as long as the server: the collector need not walk them again and again
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=16 * 1024, log_level="warning", lifespan="on",
                             ws_per_message_deflate=False,  # compressing every page (up to ~40 KB) costs more CPU than it saves
@@ -340,9 +343,9 @@ def cmd_validate(args) -> int:
         if not args.json:
             for text in rendered(diags):
                 print(text)
-            status = f"{errors} error(s)" if errors else "ok"
+            status = plural("en", errors, ("# error", "# errors")) if errors else "ok"
             if len(diags) > errors:
-                status += f", {len(diags) - errors} warning(s)"
+                status += ", " + plural("en", len(diags) - errors, ("# warning", "# warnings"))
             print(f"{_short(root)}: {len(content.records)} records, {len(content.modules)} rule texts: {status}", file=sys.stderr if errors else sys.stdout)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
@@ -375,10 +378,7 @@ def _clip(text: str, width: int = 120) -> str:
 
 
 def _short(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return shown_path(path)  # as the diagnostics name its files
 
 
 # ---------------------------------------------------------------- play: interpreter/cli/play.py
@@ -387,7 +387,7 @@ def _short(path: Path) -> str:
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args) -> int:
     from interpreter.agents.players import AGENT_KINDS, agent_spec, parse_agent_args
-    from interpreter.cli.play import game_ref as _game_ref, seat_count as _players, choose_language
+    from interpreter.cli.play import game_ref as _game_ref, seat_agents, choose_language
     from interpreter.cli.simulate import simulate
     if args.games < 1:
         raise DiagnosticError([Diagnostic("USAGE", "--games must be at least 1")])
@@ -398,10 +398,11 @@ def cmd_simulate(args) -> int:
                                           hint=f"bots are: {', '.join(k for k in AGENT_KINDS if k != 'human')}")])
     for k in kinds:
         agent_spec(k)  # settings of its own (ismcts:simulations=50), checked now
-    args.agent_kinds = tuple(kinds)
+    players, seats = seat_agents(game, args.players, kinds)
+    args.agent_kinds = tuple(seats)
     args.agent_options = tuple(sorted(parse_agent_args(args.agent_arg).items()))
     args.report_lang = choose_language(game, args.lang)
-    return simulate(args, game, _game_ref(args.game), _players(game, args.players))
+    return simulate(args, game, _game_ref(args.game), players)
 
 
 def cmd_ladder(args) -> int:
@@ -417,7 +418,7 @@ def cmd_replay(args) -> int:
     from interpreter.cli.play import Output as _Output, choose_language
     from interpreter.present.phrases import say
     from interpreter.present.words import telling
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
     viewer = None
     if args.viewer:
@@ -426,7 +427,7 @@ def cmd_replay(args) -> int:
             raise DiagnosticError([Diagnostic("USAGE", f"no player {args.viewer} in this game", hint=f"players: {', '.join(seats)}")])
         viewer = seats[args.viewer]
     try:
-        lang = choose_language(load_compiled(log["game"]), args.lang)
+        lang = choose_language(game_of(log), args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: `replay` says why
         lang = args.lang or "en"
 
@@ -455,9 +456,10 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
     player's choice. Stops quietly where the replay would not go on; `replay` says why."""
     from interpreter.present.phrases import say
     from interpreter.present.words import shown_to, telling
+    from interpreter.runtime.gamelog import game_of
     from interpreter.runtime.session import Session
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         if game.content.content_hash != log["content_hash"] and not allow_changed:
             return
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=telling(tell), start=False,
@@ -478,49 +480,47 @@ def _tell_as(log: dict, viewer: int, tell, out, allow_changed: bool, lang: str) 
 
 def cmd_explain(args) -> int:
     from interpreter.cli.play import choose_language
-    from interpreter.present.explain import entries_in_words, entry_lines
+    from interpreter.present.explain import chance_in_words, entries_in_words, entry_lines
     from interpreter.present.phrases import say
-    from interpreter.runtime.gamelog import read_log, replay
+    from interpreter.runtime.gamelog import game_of, read_log, replay
     log = read_log(args.log)
+    if args.steps is not None:
+        return _explain_steps(args, log)
     if args.at is not None and args.why is None:
         raise DiagnosticError([Diagnostic("USAGE", "--at N goes with --why EXPR", hint="to see what fired after decision N, use --decision N")])
     try:
-        game = load_compiled(log["game"])
+        game = game_of(log)
         lang = choose_language(game, args.lang)
     except DiagnosticError:  # a log whose game cannot be loaded: the replay says why
         game, lang = None, args.lang or "en"
     if args.why is not None:
         return _explain_why(args, log, game, lang)
     outcome = replay(log, trace=True, allow_changed=args.allow_changed_content, lang=lang)
-    entries = [e for e in entries_in_words(outcome.session.rt.trace or [], outcome.session.state, lang, args.all)
+    state = outcome.session.state
+    found = entries_in_words(outcome.session.rt.trace or [], state, lang, args.all)
+    drawn = chance_in_words(state.chance.record if state.chance is not None else [], state, lang)
+    entries = [e for e in sorted(drawn + found, key=lambda e: e["decision"])  # (stable: a draw before what follows it)
                if (args.decision is None or e["decision"] == args.decision) and (args.event is None or e["event_id"] == args.event)]
     if args.json:
         print(json.dumps(entries, ensure_ascii=False, indent=1))
     else:
-        if not entries:
-            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
         for entry in entries:
             print("\n".join(entry_lines(entry, lang)))
+        if not any(e["kind"] != "chance" for e in entries):  # (the draws, if any, are told all the same)
+            print(say(lang, "explain nothing in game" if args.decision is None and args.event is None else "explain nothing there"))
     if not outcome.matches:  # the trace covers only the part that replayed
         print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
     return 0 if outcome.matches else 1
 
 
 def _explain_why(args, log: dict, game, lang: str) -> int:
-    """--why EXPR [--at N]: the expression on the table after decision N, taken apart (interpreter.present.why)."""
-    from interpreter.present.why import Why, at_decision
-    from interpreter.runtime.gamelog import replay
-    if game is None:
-        outcome = replay(log, allow_changed=args.allow_changed_content)
-        print(f"the replay stopped: {outcome.reason}", file=sys.stderr)
-        return 1
-    session = at_decision(game, log, args.at, lang, args.allow_changed_content)
-    part = Why(session, lang).explain(args.why)
-    if args.json:
-        print(json.dumps({"decision": len(session.history), **part.to_json()}, ensure_ascii=False, indent=1))
-    else:
-        print("\n".join(part.lines()))
-    return 0
+    from interpreter.cli.why import explain_why
+    return explain_why(args, log, game, lang)
+
+
+def _explain_steps(args, log: dict) -> int:
+    from interpreter.cli.why import explain_steps
+    return explain_steps(args, log)
 
 
 # ---------------------------------------------------------------- scenarios and schemas
@@ -536,9 +536,10 @@ def cmd_test(args) -> int:
         from interpreter.scenarios.coverage import report_run
         return report_run(files, run_scenario, args.coverage or bool(args.listing), args.listing, args.json)
     failed = 0
+    seen: set = set()  # the games' own errors, printed once in a run however many scenarios meet them
     for path in files:
         outcome = run_scenario(path)
-        print(outcome.render())
+        print(outcome.render(seen))
         failed += not outcome.ok
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0

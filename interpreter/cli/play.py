@@ -22,7 +22,7 @@ from dsl.translations import text_in
 from interpreter.agents.match import Match
 from interpreter.agents.players import AGENT_KINDS, InputEnded, parse_agent_args
 from interpreter.present.phrases import say
-from interpreter.runtime.gamelog import check_log_path, check_undone, read_log, write_log
+from interpreter.runtime.gamelog import check_log_path, check_undone, game_of, read_log, write_log
 from interpreter.runtime.games import CONTENT_DIRS, default_game, load_compiled, locate
 from interpreter.runtime.session import Session
 
@@ -71,6 +71,24 @@ def seat_count(game, requested: int | None) -> int:
     return spec.get("default") or spec["min"]
 
 
+def seat_agents(game, requested: int | None, kinds: list, option: str = "--agents") -> tuple:
+    """(players, one agent kind per seat) from `--players` and `--agents`. One agent kind sits at every seat;
+    several name the seats in order: their number is the number of players unless `--players` says otherwise,
+    and then the last repeats over the seats they leave (never fewer seats than agents named)."""
+    if len(kinds) <= 1 or requested is not None:
+        players = seat_count(game, requested)
+        if len(kinds) > players:
+            raise DiagnosticError([Diagnostic("USAGE", f"{option} names {len(kinds)} agents for {players} players",
+                                              hint=f"name at most {players}, or give --players {len(kinds)}")])
+        return players, (kinds + [kinds[-1]] * players)[:players]
+    spec = game.content.manifest["players"]
+    if not spec["min"] <= len(kinds) <= spec["max"]:
+        raise DiagnosticError([Diagnostic("USAGE", f"{option} names {len(kinds)} agents: {game.content.id} is for {spec['min']} "
+                                          f"to {spec['max']} players", hint="name one agent per seat, or give --players N "
+                                          "(the last agent then sits at the seats left)")])
+    return len(kinds), list(kinds)
+
+
 def choose_language(game, asked: str | None) -> str:
     """--lang, else the environment's locale when the game is written in it, else the rule text's language."""
     languages = game.content.vocabulary.languages
@@ -101,15 +119,14 @@ def cmd_play(args) -> int:
         return _resume(args)
     args.game = args.game or default_game()
     game = load_compiled(args.game)
-    players = seat_count(game, args.players)
     agents = args.agents if args.agents is not None else DEFAULT_AGENTS
     kinds = [k.strip() for k in agents.split(",") if k.strip()]
     if not kinds or any(k not in AGENT_KINDS for k in kinds):
         raise DiagnosticError([Diagnostic("USAGE", f"--agents '{agents}': name an agent per seat", hint=f"agents are: {', '.join(AGENT_KINDS)}")])
+    players, kinds = seat_agents(game, args.players, kinds)
     options = parse_agent_args(args.agent_arg)
     if args.log:
         check_log_path(args.log)
-    kinds = (kinds + [kinds[-1]] * players)[:players]
     seed = args.seed if args.seed is not None else DEFAULT_SEED
     return _play(args, game, game_ref(args.game), players, seed, tuple(args.variant), kinds, options,
                  choose_language(game, args.lang), args.log, [], [])
@@ -126,13 +143,7 @@ def _resume(args) -> int:
                                           hint="the log names the game, its seats, seed and variants")])
     path = args.resume
     log = read_log(path)
-    try:
-        game = load_compiled(log["game"])
-    except DiagnosticError as err:
-        if any(d.code != "USAGE" for d in err.diagnostics):
-            raise
-        raise DiagnosticError([Diagnostic("LOG-GAME", f"{path}: the log does not fit its game: {d.message}", None, d.hint)
-                               for d in err.diagnostics]) from None
+    game = game_of(log)  # by its folder or its name, from any working directory
     if game.content.content_hash != log["content_hash"]:
         raise DiagnosticError([Diagnostic("LOG-MISMATCH", f"{path}: the content of {log['game']} changed since the log was written "
                                           f"(content hash {log['content_hash']}, now {game.content.content_hash})", None,

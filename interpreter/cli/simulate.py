@@ -61,7 +61,14 @@ def simulate(args, game, game_ref: str, players: int) -> int:
     summaries = [_summary(game, players, variants, records, seconds, workers, ray_address, agents)
                  for _, variants, records, seconds in results]
     if report_dir is not None:
-        paths = _write_report(report_dir, game, players, args, results)
+        from interpreter.batch.report import write_report
+        from interpreter.batch.report_findings import verdict, warning_lines
+        report = _report_data(game, players, args, results)
+        paths = write_report(report_dir, report)
+        if verdict(report):  # the findings a reader of the summary should not miss
+            summaries[0]["verdict"] = verdict(report)
+        if warning_lines(report):
+            summaries[0]["warnings"] = warning_lines(report)
     summary = summaries[0]
     if len(summaries) > 1:
         summary["compare"] = summaries[1]
@@ -71,13 +78,17 @@ def simulate(args, game, game_ref: str, players: int) -> int:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
     else:
         for k, v in summary.items():
-            if k not in ("first_errors", "compare"):
+            if k not in ("first_errors", "compare", "verdict", "warnings"):
                 print(f"{k}: {v}")
         if len(summaries) > 1:
             print(f"with {args.compare}:")
             for k, v in summaries[1].items():
                 if k not in ("first_errors", "game", "players", "games"):
                     print(f"  {k}: {v}")
+        for line in summary.get("warnings", ()):
+            print(f"warning: {line}")
+        if summary.get("verdict"):
+            print(f"verdict: {summary['verdict']}")
         for s in summaries:
             for e in s["first_errors"]:
                 print(f"seed {e['seed']}:\n{e['error']}", file=sys.stderr)
@@ -111,10 +122,18 @@ def _summary(game, players, variants, records, seconds, workers, ray_address, ag
 
 
 def _write_report(folder: Path, game, players: int, args, results: list, extra: dict | None = None):
-    from dsl.translations import text_in
-    from interpreter.batch.balance import summarize
-    from interpreter.batch.game_facts import describe_records, report_spec
     from interpreter.batch.report import write_report
+    return write_report(folder, _report_data(game, players, args, results, extra))
+
+
+def _report_data(game, players: int, args, results: list, extra: dict | None = None) -> dict:
+    """Everything report.json holds: each run's statistics and findings, the comparison of two runs;
+    `extra` adds to it (a ladder's table, rules ladder --report)."""
+    from dsl.translations import text_in
+    from interpreter.agents.players import AGENT_KINDS
+    from interpreter.batch.balance import summarize
+    from interpreter.batch.findings import compare_runs, confounds, warnings, what_wins
+    from interpreter.batch.game_facts import describe_records, report_spec
     from interpreter.present.phrases import say
 
     lang = getattr(args, "report_lang", None) or game.content.vocabulary.languages[0]
@@ -126,7 +145,7 @@ def _write_report(folder: Path, game, players: int, args, results: list, extra: 
                 ids.update(seat_cards)
             for values in r.get("per_player", {}).values():
                 for seat_values in values:
-                    ids.update(seat_values)
+                    ids.update(v for v in seat_values if isinstance(v, str))  # numbers need no name
             for seat_values in r.get("strata", ()):
                 ids.update(seat_values)
     described = describe_records(game, ids, lang, spec.playable_by[0] if spec.playable_by else None)
@@ -137,6 +156,15 @@ def _write_report(folder: Path, game, players: int, args, results: list, extra: 
     labels = {label: words.word(lang, label) for label, _, _ in spec.per_player}
     matters = dict(spec.matters_in)
     agents = Batch(args.game, players, 1, 0, (), getattr(args, "agent_kinds", ("random",))).seat_agents()
+    circular = {"per_player": sorted(spec.score_labels),
+                "cards": sorted(rid for rid, kind in described.kinds.items() if kind in spec.score_kinds)}
+    runs = []
+    for label, variants, records, seconds in results:
+        stats = summarize(records, players, names, described.numbers, described.groups,
+                          tuple(k for k, vs in matters.items() if not set(vs) & set(variants)), circular)
+        found = confounds(records, players, names)
+        runs.append({"label": label, "variants": list(variants), "seconds": round(seconds, 3), "stats": stats,
+                     "confounds": found, "what_wins": what_wins(stats, found), "warnings": warnings(stats, spec.victories)})
     report = {
         "game": game.content.id,
         "name": text_in(game.content.manifest.get("name", game.content.id), lang),
@@ -150,13 +178,16 @@ def _write_report(folder: Path, game, players: int, args, results: list, extra: 
         "labels": labels,
         "length_labels": {label: _local(text, lang) if text else words.word(lang, label) for label, _, text in spec.length},
         "endings": [_local(text, lang) for _, text in spec.ends],
-        "runs": [{"label": label, "variants": list(variants), "seconds": round(seconds, 3),
-                  "stats": summarize(records, players, names, described.numbers, described.groups,
-                                     tuple(k for k, vs in matters.items() if not set(vs) & set(variants)))}
-                 for label, variants, records, seconds in results],
-        **(extra or {}),  # a ladder's table (rules ladder --report)
+        "victories": list(spec.victories),
+        "part_of_score": {"per_player": sorted(spec.score_labels), "kinds": sorted(spec.score_kinds),
+                          "kind_names": [words.word(lang, k) for k in sorted(spec.score_kinds)]},
+        "skilled_agents": [k for k in AGENT_KINDS if k not in ("random", "human")],
+        "runs": runs,
+        **(extra or {}),
     }
-    return write_report(folder, report)
+    if len(runs) > 1:
+        report["comparison"] = compare_runs(runs[0]["stats"], runs[1]["stats"])
+    return report
 
 
 def _local(text, lang: str) -> str:

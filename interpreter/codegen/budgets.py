@@ -8,6 +8,9 @@ raises RunLimit, which the session reports as RUN-LIMIT at the line of rule text
 """
 from __future__ import annotations
 
+from itertools import combinations as _combinations
+from math import comb
+
 from interpreter.codegen.model import RunLimit
 from interpreter.core.decisions import player_label
 from interpreter.core.state import Entity, Zone
@@ -140,6 +143,28 @@ def number_range(rt, low, high) -> list:
         raise RunLimit(f"the range {low}..{high} has more than {RANGE_LIMIT:,} numbers")
     spend(rt, max(0, high - low + 1), "elements made")
     return list(range(low, high + 1))
+
+
+def combinations(rt, coll, k) -> list:
+    """Every choice of k elements of a list or zone (`combinations([a, b, c], 2)`: [a, b], [a, c], [b, c]), each once,
+    in the order of the collection (as itertools makes them); counted, and bounded, before any is made."""
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        raise RuntimeError(f"'combinations' needs a number of at least 0, not {_what(k)}")
+    seq = each_of(rt, coll)
+    n = comb(len(seq), k)
+    if n * max(k, 1) > SIZE_LIMIT:
+        raise RunLimit(f"{n:,} combinations of {k} of {len(seq):,} elements: more than the budget of {SIZE_LIMIT:,} elements")
+    spend(rt, n * max(k, 1), "elements made")
+    return [list(c) for c in _combinations(seq, k)]
+
+
+def numbers(rt, low, high) -> range:
+    """The options of a choice of a number in LOW..HIGH: a range, never made into a list however large (the
+    numbers themselves stay within the number range)."""
+    for v in (low, high):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuntimeError(f"a number is chosen in a range of numbers, not {_what(v)}")
+    return range(low, high + 1)
 
 
 def repeat_count(rt, n) -> range:

@@ -13,6 +13,7 @@ from dsl import ast
 from dsl.diagnostics import Diagnostic, DiagnosticError
 from dsl.loader import GameContent, all_decls
 from interpreter.codegen import library
+from interpreter.codegen.chance import draws_here as _draws, drawn_before
 from interpreter.codegen.expressions import Expressions
 from interpreter.codegen.facts import of_one_player
 from interpreter.codegen.model import CompiledGame, Func, Hook, Proc
@@ -38,7 +39,7 @@ def compile_statements(game: CompiledGame, stmts: list):
     unit = Unit(game, f"<rules {game.content.id} extra {len(game.sources)}>", extending=True)
     name = unit.new_name("x_")
     w = unit.writer(f"def {name}(rt):", None)
-    Statements(unit, w, set()).block(stmts)
+    Statements(unit, w, set(), chance=True).block(stmts)
     # Always a generator, so that the caller can drive it the same way whether it asks or not.
     w.line("return None")
     w.line("yield")
@@ -101,25 +102,32 @@ class Unit:
             for node in _walk(module.decls):
                 if isinstance(node, ast.Until):
                     g.hooked_events.add(node.event)
-        g.memoizable = self.pure_modified(decls)
+        g.drawing = self.drawing_functions(decls)
+        g.memoizable = g.modified - g.drawing
         procs = {d.name: d for m, d in decls if isinstance(d, (ast.Procedure, ast.EventDecl)) and m.owner is None}
         if g.content.vocabulary.priority.ties == "choose":
             g.yielding.update(e for e, hooks in hooks_by_event.items()
                               if len([h for h in hooks if isinstance(h, ast.Trigger)]) > 1)
-        changed = True
-        while changed:
-            changed = False
-            for name, decl in procs.items():
-                if name in g.yielding:
-                    continue
-                body_yields = isinstance(decl, ast.Procedure) and self.block_yields(decl.body)
-                if body_yields or any(self.block_yields(h.body) for h in hooks_by_event.get(name, ())):
-                    g.yielding.add(name)
-                    changed = True
+        g.asking = set(g.yielding)
+        # Which calls may reach a decision: a player's (`asking`), or also a chance decision (`yielding`: a statement
+        # that draws is where the chance seat may be asked, codegen.chance), each a fixpoint over the call graph.
+        for found, draws in ((g.asking, False), (g.yielding, True)):
+            changed = True
+            while changed:
+                changed = False
+                for name, decl in procs.items():
+                    if name in found:
+                        continue
+                    body_yields = isinstance(decl, ast.Procedure) and self.block_yields(decl.body, draws)
+                    # an ability stops for a player's decision only: its draws are the seed's (it runs where the
+                    # game's events are resolved: a generator there for a draw would slow every such event down)
+                    if body_yields or any(self.block_yields(h.body, False) for h in hooks_by_event.get(name, ())):
+                        found.add(name)
+                        changed = True
 
-    def pure_modified(self, decls: list) -> set:
-        """The modified functions whose value depends on the game alone: neither they, their modifiers, nor
-        anything they call draws a random number. Their values may be kept until the game changes."""
+    def drawing_functions(self, decls: list) -> set:
+        """The functions and card functions whose value may be drawn by chance: they, their modifiers, or anything
+        they call draws. The others' values depend on the game alone (a modified one's may be kept until it changes)."""
         bodies: dict = {}  # function or card-function name -> the expressions it may evaluate
         for module, decl in decls:
             if isinstance(decl, ast.Function):
@@ -134,24 +142,37 @@ class Unit:
                 if name not in impure and any(_calls(e) & impure for e in exprs):
                     impure.add(name)
                     changed = True
-        return self.game.modified - impure
+        return impure
 
-    def block_yields(self, stmts: list) -> bool:
-        return any(self.stmt_yields(s) for s in stmts)
+    def draws(self, expr) -> bool:
+        """May evaluating `expr` draw by chance (a draw of its own, or a function that draws)?"""
+        return expr is not None and (_draws(expr) or bool(_calls(expr) & self.game.drawing))
 
-    def stmt_yields(self, s) -> bool:
+    def stmt_draws(self, s) -> bool:
+        """Does the statement draw by chance in the expressions it evaluates once before acting (or shuffle)?"""
+        return isinstance(s, ast.Shuffle) or any(self.draws(e) for e in drawn_before(s, self.game.procs))
+
+    def block_yields(self, stmts: list, draws: bool = True) -> bool:
+        return any(self.stmt_yields(s, draws) for s in stmts)
+
+    def stmt_yields(self, s, draws: bool = True) -> bool:
+        """May the statement stop for a decision: a player's, or (`draws`) the chance seat's too?"""
         if isinstance(s, (ast.Choose, ast.ChooseOrder, ast.Menu)):
             return True
-        if isinstance(s, ast.Secretly):
-            return self.block_yields(s.body)
+        if draws and self.stmt_draws(s):
+            return True
+        calls = self.game.yielding if draws else self.game.asking
+        if isinstance(s, ast.Secretly):  # (each part's draws are the seed's: `part`)
+            return self.block_yields(s.body, False)
         if isinstance(s, ast.CallStmt):
-            return isinstance(s.call, ast.Call) and s.call.func in self.game.yielding
+            return isinstance(s.call, ast.Call) and s.call.func in calls
         if isinstance(s, ast.Let):
-            return isinstance(s.value, ast.Call) and s.value.func in self.game.yielding
+            return isinstance(s.value, ast.Call) and s.value.func in calls
         if isinstance(s, ast.If):
-            return any(self.block_yields(b) for _, b in s.branches) or (s.other is not None and self.block_yields(s.other))
+            return any(self.block_yields(b, draws) for _, b in s.branches) or \
+                (s.other is not None and self.block_yields(s.other, draws))
         if isinstance(s, (ast.For, ast.While, ast.Repeat)):
-            return self.block_yields(s.body)
+            return self.block_yields(s.body, draws)
         return False
 
     # ------------------------------------------------------------ declarations
@@ -187,7 +208,7 @@ class Unit:
         if decl.name in _measured(self.game):  # a round or a turn, counted for reports (rt.counted)
             w.line(f"if rt.counted is not None: _counted(rt, {literal(decl.name)})")
         _count_call(w)
-        body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True)
+        body = Statements(self, w, {p.name for p in decl.params}, in_procedure=True, chance=True)
         scoped = [v.name for v in self.game.content.vocabulary.variables.values() if v.during == decl.name]
         if scoped:
             # game variables that live during each call: fresh at the start, the caller's again at the end
@@ -298,7 +319,7 @@ class Unit:
             self.hook_function(hook, "expr", names | {"value"}, decl.expr.span,
                                lambda w, b: w.line(f"return {Expressions(g, b).expr(decl.expr)}"))
         else:
-            hook.yields = self.block_yields(decl.body)
+            hook.yields = self.block_yields(decl.body, draws=False)
             self.hook_function(hook, "body", names, decl.span, lambda w, b: Statements(self, w, b).block(decl.body))
         if not temporary:
             g.hooks[kind].setdefault(event, []).append(hook)
@@ -316,8 +337,9 @@ class Unit:
         self.bind(name, hook, slot)
 
     def watcher(self, decl: ast.Watcher) -> None:
-        """whenever COND: BODY, a hook of its own kind, checked by the runtime when a procedure ends."""
-        if self.block_yields(decl.body):
+        """whenever COND: BODY, a hook of its own kind, checked by the runtime when a procedure ends (its draws are
+        the seed's: it runs where nobody can be asked)."""
+        if self.block_yields(decl.body, draws=False):
             raise DiagnosticError([Diagnostic("DSL-PLACE", "a 'whenever' body cannot ask for a decision, "
                                               "also not through a procedure it calls", decl.span)])
         self.hook_order += 1
@@ -340,7 +362,7 @@ class Unit:
         w = self.writer(f"def {name}({', '.join(['rt', *(mangle(LOCAL, p) for p in params)])}):", span)
         Statements(self, w, set(params)).block(stmts)
         w.line("return None")
-        return name, self.block_yields(stmts)
+        return name, self.block_yields(stmts, draws=False)
 
     def constant(self, value) -> str:
         """A value the generated code reads by name from its namespace (never written into the source)."""
@@ -411,10 +433,6 @@ def _this_guard(cond, pattern: list) -> int | None:
     if other in ("this", "_", "you") or pattern.count(other) != 1:
         return None
     return pattern.index(other)
-
-
-def _draws(expr) -> bool:
-    return any(isinstance(n, ast.Call) and n.func == "random" for n in _walk([expr]))
 
 
 def _calls(expr) -> set:

@@ -21,7 +21,7 @@ _PLAIN_BUILTINS = {
     "place_of": "_place_of", "is_in": "_is_in", "abs": "_abs", "face_down": "_face_down",
 }
 # built-ins that take the runtime: the game's seats and generator, or the step budget (they go through a collection)
-_RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
+_RT_BUILTINS = {"random": "_random", "roll": "_roll", "combinations": "_combinations", "next": "_next", "prev": "_prev", "neighbors": "_neighbors",
                 "distance": "_distance", "players_from": "_players_from", "variant": "_variant", "seat": "_seat",
                 "sum": "_total", "distinct": "_distinct", "concat": "_concat", "keys": "_keys", "snapshot": "_snapshot"}
 
@@ -30,6 +30,17 @@ _RT_BUILTINS = {"random": "_random", "next": "_next", "prev": "_prev", "neighbor
 _ORDERED = {"+", "-", "*", "/", "%", "<", "<=", ">", ">="}
 
 INLINE_DEPTH = 8
+
+
+def _source_text(node) -> str:
+    """An expression as the rule text writes it (for a message), or `the list` where its span does not say."""
+    span = node.span
+    text = span.text if span is not None else ""
+    if span is not None and 0 < span.col < span.end_col <= len(text) + 1:
+        shown = text[span.col - 1:span.end_col - 1].strip()
+        if shown and len(shown) <= 60:
+            return shown
+    return "the list"
 
 
 def _partial_attributes(game) -> frozenset:
@@ -226,22 +237,23 @@ class Expressions:
         return self.member(arg, ref, node.name)
 
     def e_Index(self, node) -> str:
+        shown = literal(_source_text(node.obj))  # reading outside the list is an error naming it
         if node.obj.type.startswith("list["):
             obj, key = self.expr(node.obj), self.expr(node.key)
             if self.facts.get(key) == SEAT and obj.isidentifier():
                 if self.facts.get(obj) == PER_PLAYER:
                     return f"{obj}[{key}]"  # a list of one element per player, indexed by a seat (codegen.facts)
-                return f"({obj}[{key}] if {key} < _len({obj}) else _at({obj}, {key}))"  # a seat is never none nor negative
+                return f"({obj}[{key}] if {key} < _len({obj}) else _at({obj}, {key}, {shown}))"  # a seat is never none nor negative
             if _plain_local(node.obj) and _plain_local(node.key) and node.key.type in ("number", "player"):
                 # `scores[q]` in a loop over the players: read in place when the index lies in the list
                 # (a number or none, so the test cannot fail); `_at` says what is wrong otherwise
-                return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}))"
+                return f"({obj}[{key}] if {key} is not None and -1 < {key} < _len({obj}) else _at({obj}, {key}, {shown}))"
             if isinstance(node.key, ast.Num) and node.key.value == 0 and self.facts.get(obj) in LISTS:
-                return f"({obj}[0] if {obj} else None)"
+                return f"({obj}[0] if {obj} else _at({obj}, 0, {shown}))"
             if isinstance(node.key, ast.Num) and node.key.value == 0 and _plain_local(node.obj) and obj.isidentifier():
-                return f"({obj}[0] if _type({obj}) is _list and {obj} else _at({obj}, 0))"  # `xs[0]` of a list local
-            return f"_at({obj}, {key})"
-        return f"_index({self.expr(node.obj)}, {self.expr(node.key)})"
+                return f"({obj}[0] if _type({obj}) is _list and {obj} else _at({obj}, 0, {shown}))"  # `xs[0]` of a list local
+            return f"_at({obj}, {key}, {shown})"
+        return f"_index({self.expr(node.obj)}, {self.expr(node.key)}, {shown})"
 
     def e_Method(self, node) -> str:
         args = ", ".join(self.expr(a) for a in node.args)
@@ -398,6 +410,8 @@ class Expressions:
             return f"({x}.zone.owner if _type({x}) is _Entity and {x}.zone is not None and {held} else _holder({x}))"
         if name in _PLAIN_BUILTINS:
             return f"{_PLAIN_BUILTINS[name]}({', '.join(args)})"
+        if name == "random":  # a pick among players is labelled as players (a scenario's P2, a chance decision's)
+            return f"_random(rt, {args[0]}, {args[1] if len(args) > 1 else None}, {node.args[0].type == 'list[player]'})"
         if name == "concat" and _each_players_zone(node.args[0]):  # concat([hand of q for q in players])
             return f"_concat_zone(rt, {literal(node.args[0].value.name)})"
         return f"{_RT_BUILTINS[name]}(rt, {', '.join(args)})"

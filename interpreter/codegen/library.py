@@ -10,11 +10,12 @@ from functools import partial
 
 from interpreter.codegen.budgets import (  # noqa: F401 - the budgets are part of what generated code calls
     CALL_LIMIT, DEPTH_LIMIT, NUMBER_LIMIT, RANGE_LIMIT, SIZE_LIMIT, STEP_LIMIT, TOLD_LIMIT, WHILE_LIMIT, _what,
-    bounded, chain, concat2, contains, div, each, each_of, items, join, kept, loop_items, loop_made, making, mod, mul, number_range,
+    bounded, chain, combinations, concat2, contains, div, each, each_of, items, join, kept, loop_items, loop_made, making, mod, mul, number_range, numbers,
     plus, repeat_count, set_index, spend, text_of, text_plus, told, too_many_calls, while_step, zone_name)
+from interpreter.codegen import chance
 from interpreter.codegen.model import GameOver, RunLimit
 from interpreter.core.decisions import Decision, label_of, player_label
-from interpreter.core.state import EVERYONE, Entity, Zone, holder, shuffle_items, touch
+from interpreter.core.state import EVERYONE, Entity, Zone, holder, touch
 
 
 _new_decision = object.__new__
@@ -27,14 +28,23 @@ def entities_of(value) -> list:
     return list(items(value))
 
 
-def at(seq, k):
-    """seq[k] of a list, none outside it (negative k counts from the end)."""
+def at(seq, k, shown: str = "the list"):
+    """seq[k] of a list (negative k counts from the end); reading outside it is an error naming the list (`shown`,
+    as the rule text writes it) and the index."""
     try:
         return seq[k]
     except IndexError:
-        return None
+        raise RuntimeError(_past_end(shown, k, len(seq))) from None
     except TypeError:
+        if type(seq) is not list:
+            raise RuntimeError(f"{shown} is {_what(seq)}, not a list: it cannot be indexed") from None
         raise RuntimeError(f"a list is indexed by a number, not {_what(k)}") from None
+
+
+def _past_end(shown: str, k: int, n: int) -> str:
+    where = "past its end" if k >= 0 else "before its start"
+    return f"{shown}[{k}] reads {where}: {shown} has {n} element{'' if n == 1 else 's'}" + \
+        (f" (0 to {n - 1}, or -{n} to -1 from the end)" if n else "")
 
 
 def entity_zone(rt, owner, name: str) -> Zone:
@@ -45,13 +55,15 @@ def entity_zone(rt, owner, name: str) -> Zone:
     return z if z is not None else rt.state.zone(name, owner)
 
 
-def index(o, k):
+def index(o, k, shown: str = "the list"):
     if isinstance(o, dict):
         return o.get(k)
     seq = o.items if isinstance(o, Zone) else o
     if not isinstance(k, int) or isinstance(k, bool):
         raise RuntimeError(f"a list is indexed by a number, not {_what(k)}")
-    return seq[k] if -len(seq) <= k < len(seq) else None
+    if -len(seq) <= k < len(seq):
+        return seq[k]
+    raise RuntimeError(_past_end(shown, k, len(seq)))
 
 
 def count(x) -> int:
@@ -215,13 +227,6 @@ def reach(rt, start, step, cond) -> list:
     return list(seen)
 
 
-def b_random(rt, coll, k=None):
-    seq = list(each_of(rt, coll))
-    if k is None:
-        return rt.state.rng.choice(seq) if seq else None
-    return rt.state.rng.sample(seq, min(_count_arg(k, "random"), len(seq)))
-
-
 def seat(rt, p) -> int:
     if type(p) is int and 0 <= p < rt.state.players:
         return p
@@ -321,16 +326,6 @@ def winners(rt, who) -> GameOver:
     for p in found:
         seat(rt, p)
     return GameOver(found)
-
-
-def shuffle(rt, zone) -> None:
-    if not isinstance(zone, Zone):
-        raise RuntimeError(f"only a zone can be shuffled, not {_what(zone)}")
-    rt.version += 1
-    shuffle_items(rt.state.rng, zone.items)
-    touch(zone)
-    if rt.change_watchers:
-        rt.changed(zone)
 
 
 def number_attr(e, name: str, shown: str):
@@ -573,13 +568,13 @@ def namespace() -> dict:
         "_max": b_max, "_min": b_min, "_first": first, "_last": last, "_distinct": distinct, "_concat": concat,
         "_concat_zone": concat_zone,
         "_top": top, "_bottom": bottom, "_rank": rank, "_group": group, "_reach": reach,
-        "_random": b_random, "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
+        "_seat": seat, "_next": b_next, "_prev": b_prev, "_neighbors": neighbors,
         "_distance": distance, "_players_from": players_from, "_holder": b_holder, "_zone_of": zone_of,
         "_place_of": place_of, "_is_in": is_in, "_variant": variant, "_face_down": face_down, "_keys": keys,
         "_snapshot": snapshot, "_div": div, "_mul": mul, "_mod": mod, "_plus": plus, "_text_plus": text_plus,
         "_text_of": text_of, "_bounded": bounded, "_each": each, "_each_of": each_of, "_in": contains,
-        "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_repeat": repeat_count,
-        "_loop": loop_items, "_loop_made": loop_made, "_while_step": while_step, "_winners": winners, "_shuffle": shuffle,
+        "_too_many_calls": too_many_calls, "_spend": spend, "_chain": chain, "_join": join, "_kept": kept, "_told": told, "_set_index": set_index, "_range": number_range, "_numbers": numbers, "_combinations": combinations, "_repeat": repeat_count,
+        "_loop": loop_items, "_loop_made": loop_made, "_while_step": while_step, "_winners": winners,
         "_reveal": reveal, "_show_to": show_to, "_number_attr": number_attr, "_ask": ask, "_pick_several": pick_several, "_choose_order": choose_order,
         "_secretly": secretly, "_suppose": suppose, "_enter_scope": enter_scope, "_leave_scope": leave_scope, "_you_of": you_of, "_MenuChoice": MenuChoice,
         "_new_choice": partial(object.__new__, MenuChoice),  # a MenuChoice whose option and bound the code sets
@@ -588,5 +583,6 @@ def namespace() -> dict:
         "_len": len, "_sum": sum, "_max_of": max, "_min_of": min, "_any": any, "_all": all, "_abs": abs, "_list": list, "_bool": bool,
         "_sorted": sorted, "_tuple": tuple, "_counted": counted, "_iter": iter, "_type": type, "_int": int,
         "_Entity": Entity,
+        **chance.names(),  # the draws (the chance step)
     }
     return names

@@ -8,6 +8,7 @@ import re
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.conditions import test
+from interpreter.codegen.chance import DRAWS
 from interpreter.codegen.expressions import Expressions, Hoisted
 from interpreter.codegen.source import Writer
 
@@ -201,7 +202,7 @@ def _invariant(node, outer: set, game, seen: frozenset = frozenset()) -> bool:
         if isinstance(n, ast.Call):
             ref = getattr(n, "ref", ("",))
             if ref[0] == "builtin":
-                if n.func == "random":
+                if n.func in DRAWS:
                     return False
                 continue
             decl = getattr(ref[1], "decl", None) if len(ref) > 1 else None

@@ -58,7 +58,9 @@ class CompiledGame:
     card_funcs: dict = field(default_factory=dict)  # record id -> {name: Func}
     modified: set = field(default_factory=set)  # functions some modifier may change
     hooked_events: set = field(default_factory=set)
-    yielding: set = field(default_factory=set)  # procedures and events whose call may reach a decision
+    yielding: set = field(default_factory=set)  # procedures and events whose call may reach a decision (or a draw)
+    asking: set = field(default_factory=set)  # those whose call may reach a player's decision
+    drawing: set = field(default_factory=set)  # functions and card functions whose value may be drawn by chance
     namespace: dict = field(default_factory=dict)  # globals of the generated code
     sources: dict = field(default_factory=dict)  # generated file name -> (source text, span per line)
     hook_index: dict = field(default_factory=dict)  # built by the resolver once per game

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dsl import ast
 from interpreter.codegen import library
 from interpreter.codegen.conditions import test, worthwhile
+from interpreter.codegen.chance import drawn_before
 from interpreter.codegen.expressions import Expressions, _plain_local, made_list
 from interpreter.codegen.facts import LISTS, SEAT, local_facts, of_one_player, players_like
 from interpreter.codegen.menus import Menus
@@ -20,19 +21,27 @@ from interpreter.core.decisions import Question
 
 
 class Statements(Menus):
-    def __init__(self, unit, writer, bound: set, in_procedure: bool = False):
+    def __init__(self, unit, writer, bound: set, in_procedure: bool = False, chance: bool = False):
         self.unit = unit  # the declarations compiler: makes functions and hooks of their own
         self.game = unit.game
         self.in_procedure = in_procedure  # a procedure's body (not an ability's or a secret part's)
+        # the body may stop for the chance seat (a procedure's, a scenario's: codegen.chance); an ability's, a `whenever`'s
+        # or a secret part's draws are the seed's, and it runs a procedure that only draws through (`_run_through`)
+        self.chance = chance
         self.w = writer
         self.bound = set(bound)
         self.facts: dict | None = None  # what the body's bindings make sure of its locals (codegen.facts)
+        self.drawn: dict = {}  # id(expression) -> the local holding its value, drawn before the statement (`drawing`)
 
     @property
     def ex(self) -> Expressions:
         return Expressions(self.game, self.bound, facts=self.facts)
 
     def expr(self, node) -> str:
+        if self.drawn:
+            found = self.drawn.get(id(node))
+            if found is not None:
+                return found
         return self.ex.expr(node)
 
     @contextmanager
@@ -58,8 +67,51 @@ class Statements(Menus):
         around = self.w.span
         for s in stmts:
             self.w.span = s.span
-            getattr(self, "s_" + type(s).__name__)(s)
+            if self.chance and self.unit.stmt_draws(s):
+                self.drawing(s)
+            else:
+                getattr(self, "s_" + type(s).__name__)(s)
         self.w.span = around
+
+    def drawing(self, s) -> None:
+        """A statement that draws by chance: the expressions it evaluates before acting that may draw are evaluated
+        first, where the chance seat may be asked (codegen.chance): a draw that needs its answer raises, the decision
+        is yielded, and the expressions are evaluated again with the answers so far. Then the statement acts on
+        their values, as it would have. With the seed drawing (by default) nothing is ever yielded here."""
+        w = self.w
+        asked, err = w.temp(), w.temp()
+        nodes = [n for n in drawn_before(s, self.game.procs) if self.unit.draws(n)]
+        if isinstance(s, ast.Shuffle) and s.zone not in nodes:
+            nodes.append(s.zone)
+        w.line(f"{asked} = None")
+        w.line("while True:")
+        w.line(f"    if {asked} is not None:")
+        w.line(f"        _chance_took(rt, (yield {asked}))")
+        w.line(f"    _chance_arm(rt, {asked} is None)")
+        w.line("    try:")
+        hoisted = {}
+        for n in nodes:
+            t = w.temp()
+            w.line(f"        {t} = {self.expr(n)}")
+            hoisted[id(n)] = t
+        if isinstance(s, ast.Shuffle):
+            order = w.temp()
+            w.line(f"        {order} = _draw_order(rt, {hoisted[id(s.zone)]})")
+        w.line(f"    except _ChanceAsked as {err}:")
+        w.line(f"        {asked} = _chance_decision({err})")
+        w.line("        continue")
+        w.line("    finally:")
+        w.line("        _chance_disarm(rt)")
+        w.line("    break")
+        if isinstance(s, ast.Shuffle):
+            w.line(f"_apply_order(rt, {hoisted[id(s.zone)]}, {order})")
+            return
+        self.drawn.update(hoisted)
+        try:
+            getattr(self, "s_" + type(s).__name__)(s)
+        finally:
+            for key in hoisted:
+                del self.drawn[key]
 
     def suite(self, stmts: list, *names: str) -> None:
         with self.child(*names):
@@ -70,10 +122,13 @@ class Statements(Menus):
         name = call.func
         args = [self.expr(a) for a in call.args]
         yields = name in self.game.yielding
+        through = yields and not self.chance and name not in self.game.asking  # it may draw, but nobody is asked here
         if name not in self.game.hooked_events:
             src = f"{mangle(PROC, name)}({', '.join(['rt', *args])})"
-            return f"(yield from {src})" if yields else src
+            return f"_run_through(rt, {src})" if through else f"(yield from {src})" if yields else src
         packed = "[" + ", ".join(args) + "]"
+        if through:
+            return f"_run_through(rt, rt.event({literal(name)}, {packed}))"
         if yields:
             return f"(yield from rt.event({literal(name)}, {packed}))"
         return f"rt.invoke_plain({literal(name)}, {packed})"
@@ -86,7 +141,9 @@ class Statements(Menus):
         self.w.line("pass")
 
     def s_Let(self, s) -> None:
-        if isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
+        if id(s.value) in self.drawn:  # drawn before (`drawing`)
+            value = self.drawn[id(s.value)]
+        elif isinstance(s.value, ast.Query) and s.value.func == "list" and not s.value.keys:
             value = self.list_loop(s.value)
         elif self.extreme_of_list(s):
             self.bound.add(s.name)
@@ -210,9 +267,6 @@ class Statements(Menus):
     def s_Move(self, s) -> None:
         self.w.line(f"rt.move({self.expr(s.what)}, {self.expr(s.dest)}, {s.at_top!r}, {literal(s.face)})")
 
-    def s_Shuffle(self, s) -> None:
-        self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
-
     def s_Log(self, s) -> None:
         # Evaluated even with nobody listening, so an error in a log line shows in simulations too; handed over
         # only to a listener (a call that would do nothing costs as much as the line's values)
@@ -224,6 +278,9 @@ class Statements(Menus):
         text = w.temp()
         w.line(f"{text} = {self.words(s.message)}")
         w.line(f"if rt.account is not None: rt.log({to}, {text})")
+
+    def s_Shuffle(self, s) -> None:  # where nobody may be asked (`drawing` writes the others)
+        self.w.line(f"_shuffle(rt, {self.expr(s.zone)})")
 
     def s_Return(self, s) -> None:
         """Also the end of a procedure (s is None there): watched conditions are checked as it ends."""
@@ -284,8 +341,12 @@ class Statements(Menus):
     def s_Choose(self, s) -> None:
         w = self.w
         options = w.temp()
-        w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
-        shape = "choose"
+        number = s.qty_kind is None and s.cond is None and isinstance(s.coll, ast.Range)
+        if number:  # a number in a range: one decision whose options are the range itself, however large
+            w.line(f"{options} = _numbers(rt, {self.expr(s.coll.low)}, {self.expr(s.coll.high)})")
+        else:
+            w.line(f"{options} = {self.candidates(s.var, s.coll, s.cond)}")
+        shape = "number" if number else "choose"
         if s.qty_kind is not None:
             shape = "pick " + (f"{s.qty_kind.replace('_', ' ')} {s.qty.value}" if isinstance(s.qty, ast.Num) else "")
         prompt = self.question(s, shape.strip())
@@ -295,7 +356,8 @@ class Statements(Menus):
             w.line(f"if _len({options}) <= 1:")
             w.line(f"    {target} = {options}[0] if {options} else None")
             w.line("else:")
-            w.line(f"    {target} = {options}[(yield _ask(rt, {self.chooser(s.by)}, {prompt}, {options}, 'choose', {players}))]")
+            w.line(f"    {target} = {options}[(yield _ask(rt, {self.chooser(s.by)}, {prompt}, {options}, "
+                   f"{literal(shape)}, {players}))]")
         else:
             w.line(f"{target} = yield from _pick_several(rt, {self.chooser(s.by)}, {prompt}, {options}, "
                    f"{literal(s.qty_kind)}, {self.expr(s.qty)}, {players})")
@@ -330,7 +392,7 @@ class Statements(Menus):
     def loop_over(self, body: list, items: str) -> str:
         """What a `for` goes through. A loop that may reach a decision keeps its iterator in a local, so
         that a suspended procedure's place in the loop is data a copy can take (runtime.snapshot)."""
-        if not self.unit.block_yields(body):
+        if not self.unit.block_yields(body, self.chance):
             return items
         it = self.w.temp()
         self.w.line(f"{it} = _iter({items})")

@@ -25,10 +25,13 @@ def label_of(value) -> str:
     return str(value)
 
 
+CHANCE = -2  # the seat of chance: who decides a chance decision (interpreter.codegen.chance)
+
+
 def player_label(seat: int | None) -> str:
     """P1, P2, ...; an option or value that names no player reads "nobody" (labels never fail)."""
     if isinstance(seat, int) and not isinstance(seat, bool):
-        return f"P{seat + 1}"
+        return "chance" if seat == CHANCE else f"P{seat + 1}"
     return "nobody" if seat is None else label_of(seat)
 
 
@@ -76,7 +79,9 @@ class Decision:
     player: int
     asked: object  # a Question, a (Question, words) pair, or a sentence: see `question` and `prompt`
     values: list
-    kind: str = "choose"  # choose | menu | pick (several, one at a time) | order
+    # choose | number (values: a range, answered by value) | menu | pick (several, one at a time) | order
+    # | chance (the seat CHANCE's: codegen.chance)
+    kind: str = "choose"
     secret: bool = False
     players: bool = False  # the options are players: label them P1, P2, ...
     cause: object = None  # the component whose ability asks (None: the rules text); set by the session
@@ -113,6 +118,11 @@ class Decision:
     def __len__(self) -> int:
         return len(self.values)
 
+    @property
+    def chances(self) -> list | None:
+        """A chance decision's probability of each option (all equally likely); None for a player's decision."""
+        return [1 / len(self.values)] * len(self.values) if self.kind == "chance" else None
+
     def index_of(self, answer) -> int:
         """Turn an answer (index, label or unique label prefix) into an index, or raise IllegalDecision."""
         if isinstance(answer, bool):
@@ -122,6 +132,14 @@ class Decision:
                 return answer
             raise IllegalDecision(self, answer)
         text = str(answer).strip()
+        if self.kind == "number" and type(self.values) is range:  # by value, never by position or prefix
+            try:
+                value = int(text)
+            except ValueError:
+                raise IllegalDecision(self, answer) from None
+            if value in self.values:
+                return value - self.values.start
+            raise IllegalDecision(self, answer)
         labels = self.labels
         if text in labels:
             return labels.index(text)
@@ -142,7 +160,10 @@ class IllegalDecision(Exception):
     def __init__(self, decision: Decision, answer):
         self.decision = decision
         self.answer = answer
-        shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
+        if decision.kind == "number" and type(decision.values) is range and decision.values:
+            shown = f"a number from {decision.values[0]} to {decision.values[-1]}"
+        else:
+            shown = ", ".join(decision.labels[:12]) + (" ..." if len(decision.labels) > 12 else "")
         super().__init__(f"{answer!r} is not a legal answer for {player_label(decision.player)} to the decision of "
                          f"'{_first_line(decision.source)}'; legal: {shown}")
 

@@ -121,6 +121,7 @@ class State:
         self.seed = seed
         self.variants = tuple(variants)
         self.rng = random.Random(seed)
+        self.chance = None  # the record of the draws and what gives them (interpreter.codegen.chance.Chance)
         self.entities: dict[str, Entity] = {}
         self.game_zones: dict[str, Zone] = {}
         self.player_zones: dict[str, list] = {}

@@ -10,11 +10,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dsl.paths import real_path
+
 from dsl import ast
 from dsl.loader import GameContent, entity_ids_of
 from dsl.types import BUILTINS, CONSTANTS
 from dsl.vocabulary import RECORD_FIELDS
 from dsl.yaml_records import YamlDoc, load_yaml
+from interpreter.lsp.looks_names import looks_names
 from interpreter.lsp.scan import SIGNATURE_WORDS, Scan, scan
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -95,8 +98,8 @@ class GameIndex:
 
 
 def file_of(display: str) -> Path:
-    """The file a diagnostic's or a span's path names (relative to the working folder, as dsl shows it)."""
-    return (Path.cwd() / display).resolve()
+    """The file a diagnostic's or a span's path names (its path in its repository, as dsl shows it: dsl.paths)."""
+    return real_path(display)
 
 
 def game_files(root: Path, manifest: dict) -> dict:
@@ -117,12 +120,13 @@ def game_files(root: Path, manifest: dict) -> dict:
         out[section] = found
     table = manifest.get("table") if isinstance(manifest.get("table"), dict) else {}
     board = table.get("board") if isinstance(table.get("board"), dict) else {}
-    layout = board.get("layout")
-    out["layout"] = []
-    if isinstance(layout, str) and ".." not in Path(layout).parts and not Path(layout).is_absolute():
-        path = (base / layout).resolve()
-        if path.is_file() and path.is_relative_to(base):
-            out["layout"] = [path]  # where the map draws each area: its keys are record ids
+    # where the map draws each area (its keys are record ids), and how components look (dsl/looks.py)
+    for section, named in (("layout", board.get("layout")), ("looks", manifest.get("looks"))):
+        out[section] = []
+        if isinstance(named, str) and ".." not in Path(named).parts and not Path(named).is_absolute():
+            path = (base / named).resolve()
+            if path.is_file() and path.is_relative_to(base):
+                out[section] = [path]
     return out
 
 
@@ -294,6 +298,9 @@ def _types(ix: GameIndex) -> None:
             name = getattr(decl, "name", None) or getattr(decl, "event", None) or getattr(decl, "func", None)
             if name:
                 ix.local_types.setdefault((path, _WORDS.get(type(decl), ""), name), types)
+    bots = getattr(ix.content, "bots", None)
+    if bots is not None and bots.evaluation is not None:  # the manifest's `bots: evaluation:`, checked as rule text
+        _walk_types(bots.evaluation, {}, ix, ambiguous)
     checker = ix.content.checker
     for name, sig in (checker.signatures.items() if checker is not None else ()):
         ix.returns[name] = sig.returns
@@ -394,6 +401,13 @@ def _yaml_refs(ix: GameIndex, files: dict) -> None:
     doc = ix.manifest_doc
     if doc is not None:
         _walk_manifest(ix, doc, doc.data, ())
+        if isinstance(doc.data, dict):
+            _looks_refs(ix, doc, doc.data.get("looks"), ("looks",))
+    for path in files.get("looks", []):
+        text = ix.texts.get(path)
+        ldoc = load_yaml(str(path), text)[0] if text is not None else None
+        if ldoc is not None:
+            _looks_refs(ix, ldoc, ldoc.data, ())
     for path in files.get("layout", []):
         text = ix.texts.get(path)
         ldoc = load_yaml(str(path), text)[0] if text is not None else None
@@ -414,6 +428,14 @@ def _yaml_refs(ix: GameIndex, files: dict) -> None:
             place = key_place(cdoc, ("words", word), word)
             if key is not None and place is not None:
                 ix.refs.setdefault(key, []).append(place)
+
+
+def _looks_refs(ix: GameIndex, doc: YamlDoc, data, base: tuple) -> None:
+    for n in looks_names(data, base):
+        if n.key in ix.symbols:
+            place = key_place(doc, n.path, n.key[1]) if n.is_key else value_place(doc, n.path)
+            if place is not None:
+                ix.refs.setdefault(n.key, []).append(place)
 
 
 def _record_refs(ix: GameIndex, doc: YamlDoc, rec) -> None:
@@ -449,7 +471,7 @@ def _record_refs(ix: GameIndex, doc: YamlDoc, rec) -> None:
 
 def _walk_manifest(ix: GameIndex, doc: YamlDoc, value, path: tuple) -> None:
     """Names the manifest uses outside its declarations: starts_in, required, start, score, table, report..."""
-    if path[:1] in (("name",), ("source",), ("variants",), ("files",), ("languages",)):
+    if path[:1] in (("name",), ("source",), ("variants",), ("files",), ("languages",), ("looks",)):  # looks: below
         return
     if isinstance(value, dict):
         for key, inner in value.items():

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-RULE_TEXT_KEYS = ("effect",)  # the record fields that hold rule text (dsl/loader.py parses the same)
+RULE_TEXT_KEYS = ("effect", "evaluation")  # the YAML fields that hold rule text: card effects, the bots' evaluation (dsl/bots_spec.py)
 # The words that open a declaration at the left margin of a rule text.
 DECL_WORDS = ("procedure", "event", "function", "when", "instead", "modify", "whenever")
 SIGNATURE_WORDS = ("procedure", "event", "function")

@@ -25,6 +25,7 @@ BUILTIN_FORMS = {
     "concat": ["concat(L)"], "len": ["len(C)"],
     "top": ["top(Z)", "top(Z, N)"], "bottom": ["bottom(Z)", "bottom(Z, N)"],
     "random": ["random(C)", "random(C, K)"], "roll": ["roll(N)", "roll(N, SIDES)"],
+    "combinations": ["combinations(C, K)"],
     "next": ["next(p)"], "prev": ["prev(p)"], "neighbors": ["neighbors(p)"], "distance": ["distance(p, q)"],
     "players_from": ["players_from(p)"], "holder": ["holder(e)"], "zone_of": ["zone_of(e)"], "is_in": ["is_in(e, Z)"],
     "abs": ["abs(n)"], "seat": ["seat(p)"], "variant": ['variant("name")'], "face_down": ["face_down(e)"],

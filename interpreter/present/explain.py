@@ -60,6 +60,28 @@ def entries_in_words(trace: list, state, lang: str, everything: bool = False) ->
     return out
 
 
+def chance_in_words(record: list, state, lang: str) -> list[dict]:
+    """Each draw of the game (codegen.chance's record, of a game replayed with its trace on) in words: what was
+    drawn, from what, and who gave it (the seed, a scenario or a person, the chance seat)."""
+    pr = Author(state, None, lang)
+    out = []
+    for d in record:
+        if d.kind == "shuffle":
+            zone, order = d.values if d.values is not None else (None, [])
+            what = say(lang, "explain shuffled", zone=pr.value(zone) if zone is not None else d.source, n=len(d.outcome),
+                       top=", ".join(pr.value(x) for x in order[:_TOP]) + (", ..." if len(order) > _TOP else ""))
+        elif d.kind == "roll":
+            what = say(lang, "explain rolled", n=len(d.outcome), sides=d.source, faces=", ".join(map(str, d.outcome)))
+        else:
+            what = say(lang, "explain picked", n=d.source, drawn=", ".join(pr.value(x, "player" if d.players else "any") for x in d.values or ()) or say(lang, "nothing"))
+        out.append({"decision": d.after, "kind": "chance", "event": d.kind, "event_id": d.kind, "args": [], "order": [],
+                    "drawn": what, "by": d.how, "log": d.text(), "times": 1})
+    return out
+
+
+_TOP = 5  # the components a shuffle's entry names from the top
+
+
 def _idle(result) -> bool:
     return isinstance(result, str) and result == NOT_HELD
 
@@ -73,9 +95,12 @@ def _key_value(pr, lang: str, part: str, value):
 
 
 def entry_lines(entry: dict, lang: str) -> list[str]:
-    call = f"{entry['event']} ({', '.join(entry['args'])})" if entry["args"] else entry["event"]
     n = entry["decision"]
     where = say(lang, "explain after decision", n=n) if n else say(lang, "explain before the first")
+    if entry["kind"] == "chance":
+        by = "" if entry["by"] == "seed" else say(lang, "explain by " + entry["by"])
+        return [say(lang, "explain chance", where=where, what=entry["drawn"], by=by)]
+    call = f"{entry['event']} ({', '.join(entry['args'])})" if entry["args"] else entry["event"]
     if entry["kind"] == "modifier":
         note = say(lang, "explain becomes", before=entry["before"], after=entry["after"])
         if len(entry["order"]) > 1:

@@ -55,7 +55,7 @@ def table_text(session, viewer: int) -> str:
     table model's whole table through `viewer`'s view in the game's language, then the pending question with its
     options in words when `viewer` decides, else who is deciding. Nothing hidden from `viewer` is named."""
     from interpreter.present.table import table_model
-    from interpreter.present.terminal import option_order, whole_table
+    from interpreter.present.terminal import asked_line, option_order, whole_table
     from interpreter.present.words import shown_to
     state = session.state
     pr = Presenter(state, viewer)
@@ -67,7 +67,7 @@ def table_text(session, viewer: int) -> str:
         return "\n".join(lines + [pr.say("deciding", player=pr.player(d.player))])
     shown = shown_to(d, state, viewer)
     order = option_order(d, state)
-    return "\n".join(lines + [shown.prompt + ":"] + [f"[{i}] {shown.options[i]}" for i in order])
+    return "\n".join(lines + [asked_line(shown.prompt)] + [f"[{i}] {shown.options[i]}" for i in order])
 
 
 def observed_key(state: State, viewer: int) -> tuple:

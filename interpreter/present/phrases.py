@@ -7,6 +7,10 @@ Each phrase is a `str.format` template per language. A language missing here rea
 """
 from __future__ import annotations
 
+import re
+
+from dsl.plurals import plural
+
 LANGUAGES = ("en", "ru")
 
 PHRASES: dict[str, dict[str, str]] = {
@@ -40,11 +44,13 @@ PHRASES: dict[str, dict[str, str]] = {
     "hidden": {"en": "hidden component", "ru": "скрытый компонент"},
     "n of": {"en": "{what} {i} of {n}", "ru": "{what} {i} из {n}"},
     "in": {"en": "{what} in {place}", "ru": "{what} — {place}"},
-    "count face-down": {"en": "{n} face-down {back}", "ru": "{back} рубашкой вверх: {n}"},
+    "count face-down": {"en": "face-down {back} ×{n}", "ru": "{back} рубашкой вверх: {n}"},
     "count hidden": {"en": "{n} hidden", "ru": "скрытых: {n}"},
     # questions without an `ask`
     "choose one": {"en": "Choose one", "ru": "Выберите один вариант"},
     "choose what": {"en": "Choose what to do", "ru": "Выберите, что делать"},
+    "choose number": {"en": "Choose a number from {low} to {high}", "ru": "Выберите число от {low} до {high}"},
+    "type a number": {"en": "(type a number from {low} to {high})", "ru": "(введите число от {low} до {high})"},
     "choose first": {"en": "Choose which comes first", "ru": "Выберите, что будет первым"},
     "which ability": {"en": "Which ability resolves first?", "ru": "Какое свойство срабатывает первым?"},
     "pick exactly": {"en": "Choose exactly {n}, one at a time", "ru": "Выберите ровно {n}, по одному"},
@@ -64,7 +70,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "final scores": {"en": "Final scores: {scores}", "ru": "Итоговые очки: {scores}"},
     "score": {"en": "{player} {score}", "ru": "{player}: {score}"},
     "winner": {"en": "Winner: {winners}", "ru": "Победитель: {winners}"},
-    "decisions": {"en": "{n} decisions", "ru": "Решений: {n}"},
+    "decisions": {"en": "{n|# decision|# decisions}", "ru": "Решений: {n}"},
     "to player": {"en": "(to {player})", "ru": "({player})"},
     "to you": {"en": "(to you)", "ru": "(вам)"},
     "you chose": {"en": "(you) {prompt}: {option}", "ru": "(вы) {prompt}: {option}"},
@@ -75,14 +81,16 @@ PHRASES: dict[str, dict[str, str]] = {
     "count in zone": {"en": "{zone} {n}", "ru": "{zone}: {n}"},
     "top of zone": {"en": "{zone}: {top} on top ({n} in all)", "ru": "{zone}: сверху {top} (всего {n})"},
     "score is": {"en": "score {n}", "ru": "очки {n}"},
-    "areas held": {"en": "{n} areas", "ru": "областей: {n}"},
+    "areas held": {"en": "{n|# area|# areas}", "ru": "{n|# область|# области|# областей}"},
     "adjacent": {"en": "next to", "ru": "соседние"},
     "since your last decision": {"en": "Since your last decision:", "ru": "С вашего прошлого решения:"},
     "more table": {"en": "  … (? shows the whole table)", "ru": "  … (? покажет весь стол)"},
     "more options": {"en": "page {page} of {pages}: > next, < previous", "ru": "страница {page} из {pages}: > дальше, < назад"},
     "screen keys": {"en": "(a number answers; ? the whole table, ?NAME a card's text, ?N option N's cards, log, undo, help)",
                     "ru": "(номер — ответ; ? весь стол, ?ИМЯ текст карты, ?N карты варианта N, журнал, отменить, помощь)"},
-    "no such card": {"en": "no card on the table is called that", "ru": "на столе нет карты с таким названием"},
+    "screen keys by value": {"en": "(type the number itself, not its place; ? the whole table, ?NAME a card's text, log, undo, help)",
+                             "ru": "(введите само число, а не его место в списке; ? весь стол, ?ИМЯ текст карты, журнал, отменить, помощь)"},
+    "no such card": {"en": "no card or area on the table is called that", "ru": "на столе нет карты или области с таким названием"},
     "your decision": {"en": "--- {player}, your decision ---", "ru": "--- {player}, ваше решение ---"},
     "secretly": {"en": " (secretly)", "ru": " (тайно)"},
     "no card in option": {"en": "(this option names no card)", "ru": "(в этом варианте нет карт)"},
@@ -98,6 +106,28 @@ PHRASES: dict[str, dict[str, str]] = {
     "game not saved": {"en": "The game could not be saved: {why}", "ru": "Партию не удалось сохранить: {why}"},
     "resumed": {"en": "Resumed after decision {n}", "ru": "Продолжение после решения {n}"},
     "interrupted": {"en": "Interrupted after decision {n}", "ru": "Прервано после решения {n}"},
+    # the terminal at its own size (issue 35 item 3): what happened folded, every command, an area's neighbours
+    "since your last decision folded": {"en": "Since your last decision (earlier lines folded: {n}; log shows them):",
+                                        "ru": "С вашего прошлого решения (свёрнуто ранних строк: {n}; журнал покажет их):"},
+    "log since": {"en": "Since your last decision:", "ru": "С вашего прошлого решения:"},
+    "log nothing": {"en": "(nothing happened since your last decision; log all shows the whole game)",
+                    "ru": "(с вашего прошлого решения ничего не произошло; журнал всё покажет всю партию)"},
+    "next to area": {"en": "next to: {area}", "ru": "рядом: {area}"},
+    "help title": {"en": "Commands:", "ru": "Команды:"},
+    "help number": {"en": "N          answer with option N", "ru": "N          ответить вариантом N"},
+    "help words": {"en": "WORDS      answer with the option whose words start so",
+                   "ru": "СЛОВА      ответить вариантом, который так начинается"},
+    "help table": {"en": "?          the whole table", "ru": "?          весь стол"},
+    "help name": {"en": "?NAME      a card's text, or an area with its neighbours and what is known there",
+                  "ru": "?ИМЯ       текст карты или область с её соседями и тем, что о них известно"},
+    "help option cards": {"en": "?N         the texts of the cards option N names", "ru": "?N         тексты карт варианта N"},
+    "help pages": {"en": ">  <       the next or previous page of options", "ru": ">  <       следующая или предыдущая страница вариантов"},
+    "help log": {"en": "log        every line since your last decision (log all: the whole game)",
+                 "ru": "журнал    все строки с вашего прошлого решения (журнал всё: вся партия)"},
+    "help undo": {"en": "undo       back to your previous decision", "ru": "отменить   назад к вашему прошлому решению"},
+    "help back": {"en": "-          back to the first step of a question asked in two steps",
+                  "ru": "-          назад к первому шагу вопроса из двух шагов"},
+    "help help": {"en": "help       this list", "ru": "помощь     этот список"},
     # `rules explain`: the resolver's trace in words (interpreter.present.explain)
     "explain trigger": {"en": "trigger", "ru": "срабатывание"},
     "explain replacement": {"en": "replacement", "ru": "замена"},
@@ -109,7 +139,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "explain last has the word": {"en": " (applied last to first: the first listed has the final word)",
                                   "ru": " (применяются с последнего: решающее слово за первым в списке)"},
     "explain waiting": {"en": " ({n} more waiting)", "ru": " (ждут ещё: {n})"},
-    "explain times": {"en": " ({n} times)", "ru": " ({n} раз)"},
+    "explain times": {"en": " ({n|once|# times})", "ru": " ({n|# раз|# раза|# раз})"},
     "explain item": {"en": "  {mark}: {source} (controller {who}; {key}) at {at}{result}",
                      "ru": "  {mark}: {source} (контролирует {who}; {key}) — {at}{result}"},
     "explain runs": {"en": "runs", "ru": "срабатывает"},
@@ -123,6 +153,12 @@ PHRASES: dict[str, dict[str, str]] = {
     "explain idle": {"en": "  ({n} more whose condition does not hold)", "ru": "  (ещё {n}: условие не выполнено)"},
     "explain nothing in game": {"en": "no trigger, replacement or modifier fired in this game",
                                 "ru": "в этой игре не сработало ни одно свойство, замена или модификатор"},
+    "explain chance": {"en": "chance, {where}: {what}{by}", "ru": "случай, {where}: {what}{by}"},
+    "explain shuffled": {"en": "{zone} shuffled ({n}), on top: {top}", "ru": "{zone}: перетасовано ({n}), сверху: {top}"},
+    "explain picked": {"en": "drawn at random from {n}: {drawn}", "ru": "случайно из {n}: {drawn}"},
+    "explain rolled": {"en": "{n|a die|# dice} of {sides} rolled: {faces}", "ru": "{n|брошена # кость|брошены # кости|брошено # костей} d{sides}: {faces}"},
+    "explain by given": {"en": " (given)", "ru": " (задано)"},
+    "explain by seat": {"en": " (the chance seat)", "ru": " (место случая)"},
     "explain nothing there": {"en": "nothing fired there", "ru": "там ничего не сработало"},
     # `rules explain --why`: an expression taken apart (interpreter.present.why)
     "why before": {"en": "before modifiers", "ru": "до модификаторов"},
@@ -133,6 +169,11 @@ PHRASES: dict[str, dict[str, str]] = {
     "why counted": {"en": "counted: {items}", "ru": "посчитаны: {items}"},
     "why since": {"en": "as {cond} is {value}", "ru": "так как {cond}: {value}"},
     "why cannot": {"en": "cannot be computed here: {why}", "ru": "здесь не вычисляется: {why}"},
+    "why none": {"en": "{what} is none here (no component, player or zone)",
+                 "ru": "{what} здесь не имеет значения (нет компонента, игрока или зоны)"},
+    "why step": {"en": "step {n}: {event}{args}", "ru": "шаг {n}: {event}{args}"},
+    "why at": {"en": "(after decision {decision}, {where})", "ru": "(после решения {decision}, {where})"},
+    "why no steps": {"en": "no step follows decision {n}", "ru": "после решения {n} шагов нет"},
     "why of": {"en": "{name} of {obj}", "ru": "{name}: {obj}"},
     # the web pages' buttons, headings and notices (interpreter.web)
     "web lobby": {"en": "Games", "ru": "Игры"},
@@ -183,6 +224,9 @@ PHRASES: dict[str, dict[str, str]] = {
     "web ready": {"en": "I am {player}: show my seat", "ru": "Я — {player}: показать моё место"},
     "web options here": {"en": "Options for {area}:", "ru": "Варианты для «{area}»:"},
     "web all options": {"en": "show every option", "ru": "показать все варианты"},
+    "web answer number": {"en": "Answer", "ru": "Ответить"},
+    "web invalid game": {"en": "This game does not validate: fix these errors (rules validate prints the same), then restart the server.",
+                         "ru": "Эта игра не проходит проверку: исправьте ошибки (rules validate выводит те же) и перезапустите сервер."},
     "web click table": {"en": "Choose on the board or a highlighted card, or from the list.",
                         "ru": "Выберите на поле или выделенную карту — или в списке."},
     "web zoom": {"en": "Zoom the board", "ru": "Масштаб поля"},
@@ -256,4 +300,11 @@ PHRASES: dict[str, dict[str, str]] = {
 
 def say(lang: str, key: str, /, **values) -> str:
     forms = PHRASES[key]
-    return forms.get(lang, forms["en"]).format(**values)
+    template = forms.get(lang, forms["en"])
+    if "|" in template:  # `{n|# area|# areas}`: a number in its plural forms (dsl.plurals), said before the rest
+        template = _PLURAL.sub(lambda m: plural(lang if lang in forms else "en", values[m.group(1)],
+                                                m.group(2).split("|")).replace("{", "{{").replace("}", "}}"), template)
+    return template.format(**values)
+
+
+_PLURAL = re.compile(r"\{(\w+)\|([^{}]*)\}")

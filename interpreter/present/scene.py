@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from dsl.looks import KindLook, Looks
 from interpreter.present.scene_board import BoardDraw, board_draw
+from interpreter.present.table import Item, zone_owner
+from interpreter.present.views import can_see
 from interpreter.present.words import entity_name
 
 DARK_INK, LIGHT_INK = "#1d1d1d", "#ffffff"
@@ -148,7 +150,8 @@ class Painter:
         card = Card(e.id, entity_name(e, pr.lang), item.text, colour, ink_on(colour), icon, badges,
                     list(item.values), item.count, False, token or look.shape == "token",
                     e.id in self.pickable, self.before is not None and e.id not in self.before)
-        self.faces[e.id] = card
+        for r in item.refs or (e.id,):  # an option naming any copy of a stack shows its face
+            self.faces[r] = card
         return card
 
     def _icon(self, name: str | None) -> str | None:
@@ -206,6 +209,12 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
                                            pr.say("player short", n=seat + 1)) for seat in s.seats], s.marked) for s in t.slots]
         tracks.append(TrackDraw(t.name, t.how, t.icon, slots, t.name in moved_tracks))
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
+    # an option's component that the table keeps out of sight (AGoT's house sheets) still shows its face
+    # beside the option, when the reader sees it
+    for ref in sorted(set(pickable) - set(painter.faces)):
+        e = state.entities.get(ref)
+        if e is not None and can_see(e, model.viewer):
+            painter.card(Item(pr.describe(e), ref=ref, refs=[ref]), zone_owner(e.zone))
     return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces)
 
 

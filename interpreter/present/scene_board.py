@@ -22,6 +22,7 @@ from dsl.board_geometry import CHAR_EM, LINE_EM, label_lines
 RADIUS = 18  # a point layout's round shape
 LABEL = 12  # the height of area names' letters unless the layout says otherwise (as its checks assume)
 PIECE = 22  # px between the centres of two tokens in a row
+BIG = 1200.0  # a board larger than this draws its tokens larger, up to 1.2× (more: tokens at slots near names cover them)
 ICON = 14  # px: an attribute icon
 
 
@@ -77,6 +78,7 @@ class BoardDraw:
     height: float
     areas: list
     greyed: list = field(default_factory=list)  # the reasons areas are greyed, each once (a legend)
+    piece: float = 1.0  # the tokens' scale: a board drawn small on a screen keeps its tokens readable
 
 
 def _style(looks, attrs: dict, kind: str) -> dict:
@@ -176,7 +178,8 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
     ring = None if (positions or shapes) else _ring([e.id for e in board_areas(painter.state, spec)])
     if ring is not None:
         width = height = ring[0]
-    out = BoardDraw(float(width), float(height), [])
+    out = BoardDraw(float(width), float(height), [], piece=min(1.2, max(1.0, max(width, height) / BIG)))
+    step = PIECE * out.piece
     for a in model.areas:
         if ring is not None:
             x, y = ring[1].get(a.ref, (RADIUS, RADIUS))
@@ -184,7 +187,7 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
         elif a.ref in shapes:
             label = tuple(labels.get(a.ref) or positions.get(a.ref) or _centre(shapes[a.ref]))
             rows = (board.get("label_lines") or {}).get(a.ref, 1)
-            below = label[1] + rows * LINE_EM * (board.get("label_size") or LABEL) / 2 + PIECE / 2 + 2
+            below = label[1] + rows * LINE_EM * (board.get("label_size") or LABEL) / 2 + step / 2 + 2
         else:
             x, y = positions.get(a.ref, (RADIUS, RADIUS))
             label, below = (x, y + RADIUS + LABEL), y + RADIUS + LABEL + 16
@@ -197,10 +200,10 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
             drawn = painter.zone(z, a.controller, token=True)
             at = (slots.get(a.ref) or {}).get(z.zone)
             if at is None:
-                at = (label[0], below + row * PIECE)
+                at = (label[0], below + row * step)
                 row += 1
-            left = at[0] - (len(drawn.cards) - 1) * PIECE / 2
-            area.pieces.extend(PieceDraw(card, left + i * PIECE, at[1]) for i, card in enumerate(drawn.cards))
+            left = at[0] - (len(drawn.cards) - 1) * step / 2
+            area.pieces.extend(PieceDraw(card, left + i * step, at[1]) for i, card in enumerate(drawn.cards))
         if a.greyed and a.greyed not in out.greyed:
             out.greyed.append(a.greyed)
         out.areas.append(area)

@@ -150,7 +150,7 @@ def _entity_values(pr: Presenter, spec, e: Entity) -> list:
     return out
 
 
-def _owner(zone: Zone) -> int | None:
+def zone_owner(zone: Zone) -> int | None:
     owner = zone.owner
     while isinstance(owner, Entity):
         owner = owner.zone.owner if owner.zone is not None else None
@@ -161,7 +161,7 @@ def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int
     if not zone.items:  # most zones on components are empty: nothing to show, nothing to work out
         return None
     show = spec.show(zone.name)
-    owner = _owner(zone)
+    owner = zone_owner(zone)
     mode = show.owner if viewer is not None and owner == viewer else show.others
     if mode == "none" or (show.variant is not None and show.variant not in pr.state.variants):
         return None

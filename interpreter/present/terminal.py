@@ -1,18 +1,30 @@
 """The table model drawn for a terminal, compactly: what happened since the reader's last decision,
-then the reader's own area, a line per other player and per shared zone, and the question with its
-options last, so that a decision fits one screen (50 rows of 120 columns by default). Options are
-listed in a stable order (content order, not where components happen to lie) and page with `>`.
+then the reader's own area, a line per other player and per shared zone, the areas the question is
+about with their neighbours, and the question with its options last, so that a decision fits one
+screen: the terminal's own rows and columns (at least 80 x 24; 50 x 120 when the output is no
+terminal), laid out again when the terminal is resized. Options are listed in a stable order (content
+order, not where components happen to lie) and page with `>`. When rows are short, the table gives way
+in this order: the other players and shared zones first, then the areas the question is about, then
+the reader's own; what happened keeps at least its last lines, and says how many earlier ones it folded
+(`log` shows them).
 """
 from __future__ import annotations
 
+import os
+import re
+import signal
+import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from interpreter.core.state import Entity
 from interpreter.present.table import TableModel, ZoneView
 from interpreter.present.words import Presenter, Shown
 
-ROWS, COLUMNS = 50, 120
-RECENT = 6  # lines of what happened shown above the table (`log` shows more)
+ROWS, COLUMNS = 50, 120  # when the output is no terminal
+MIN_ROWS, MIN_COLUMNS = 24, 80  # a smaller terminal is drawn for as if it were this large
+MIN_OPTIONS = 5  # options listed on a page at the least (or all of them, when fewer)
+MIN_TABLE = 8  # lines of what happened and of the table kept at the least (a third of the screen when it is taller)
 
 
 def option_order(decision, state) -> list[int]:
@@ -91,6 +103,24 @@ def _shared_start(texts: list[str]) -> str:
     return start.rstrip(" :,") or texts[0]
 
 
+def asked_line(prompt: str) -> str:
+    """A question as the line before its options: a colon after it, unless it ends a sentence already (`?`)."""
+    return prompt if prompt.rstrip().endswith(("?", "!", ":")) else prompt + ":"
+
+
+def number_in(text: str) -> int | None:
+    """A whole number as typed (`12`, `-3`), else None."""
+    text = text.strip()
+    digits = text[1:] if text[:1] in "-+" else text
+    return int(text) if digits.isdigit() and len(digits) < 18 else None
+
+
+def by_value(shown: Shown) -> bool:
+    """Are the options numbers (`0`, `1`, ... `14`)? Then a typed number is an option's number itself, never
+    its place in the list: the options are listed without places, and the keys say so."""
+    return bool(shown.options) and shown.number is None and all(number_in(t) is not None for t in shown.options)
+
+
 def clip(text: str, width: int = COLUMNS) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -161,36 +191,156 @@ def whole_table(model: TableModel, pr: Presenter) -> list[str]:
     return out
 
 
+def terminal_size(stream) -> tuple[int, int]:
+    """(rows, columns) of the terminal `stream` writes to, at least MIN_ROWS x MIN_COLUMNS; (ROWS, COLUMNS)
+    when it is no terminal."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a test's buffer), or not a terminal
+        return ROWS, COLUMNS
+    if not size.lines or not size.columns:  # a terminal that does not say
+        return ROWS, COLUMNS
+    return max(size.lines, MIN_ROWS), max(size.columns, MIN_COLUMNS)
+
+
+@contextmanager
+def on_resize(callback):
+    """While inside, `callback()` runs whenever the terminal is resized (SIGWINCH; nothing where there is none,
+    or outside the main thread)."""
+    number = getattr(signal, "SIGWINCH", None)
+    previous = None
+    if number is not None:
+        try:
+            previous = signal.signal(number, lambda signum, frame: callback())
+        except (ValueError, OSError):  # not the main thread
+            number = None
+    try:
+        yield
+    finally:
+        if number is not None:
+            signal.signal(number, previous if previous is not None else signal.SIG_DFL)
+
+
+def help_lines(pr: Presenter, columns: int = COLUMNS) -> list[str]:
+    """Every command a person may type at a decision, one each: what to type, then what it does (carried on
+    under it, past the terminal's width)."""
+    out = [pr.say("help title")]
+    for key in HELP:
+        text = pr.say(key)
+        gap = re.search(r" {3,}", text)  # three spaces or more part the command from what it does
+        command = gap.end() if gap else 0
+        out.extend(textwrap.wrap(text, columns - 2, initial_indent="  ", subsequent_indent=" " * (command + 2),
+                                 break_on_hyphens=False))
+    return out
+
+
+HELP = ("help number", "help words", "help table", "help name", "help option cards", "help pages", "help log",
+        "help undo", "help back", "help help")
+
+
+def area_lines(model: TableModel, pr: Presenter, ref: str) -> list[str]:
+    """An area as the reader knows it (who controls it, what lies there), then each neighbour the same way."""
+    areas = {a.ref: a for a in model.areas}
+    area = areas[ref]
+    out = [area_line(pr, area)]
+    out.extend("  " + pr.say("next to area", area=area_line(pr, areas[n])) for n in area.adjacent if n in areas)
+    return out
+
+
+def areas_named(model: TableModel, text: str) -> list[str]:
+    """The areas whose names the text names (a question "March from Winterfell: ..."), longest names first so that
+    a name inside another ("Blackwater" in "Blackwater Bay") is not also taken; in the order they appear."""
+    found, taken = [], []
+    for a in sorted(model.areas, key=lambda a: -len(a.name)):
+        for m in re.finditer(r"(?<!\w)" + re.escape(a.name) + r"(?!\w)", text):
+            if not any(lo < m.end() and m.start() < hi for lo, hi in taken):
+                taken.append((m.start(), m.end()))
+                found.append((m.start(), a.ref))
+                break
+    return [ref for _, ref in sorted(found)]
+
+
+def lookup(model: TableModel, pr: Presenter, wanted: str) -> list[str]:
+    """`?NAME`: the texts of the cards on the table whose names start so, and each area so named with its
+    neighbours and what is known there."""
+    low = wanted.lower()
+    found = sorted({f"{name}: {body}" for name, body in model.texts.values() if name.lower().startswith(low)})
+    for a in model.areas:  # by the start of its name, or of a later word of it ("Reach" for "The Reach")
+        if low and (a.name.lower().startswith(low) or (len(low) >= 3 and any(w.startswith(low) for w in a.name.lower().split()))):
+            found.extend(area_lines(model, pr, a.ref))
+    return found
+
+
 def screen(model: TableModel, pr: Presenter, shown: Shown, order: list[int], recent: list[str], heading: str,
-           page: int = 0, rows: int = ROWS, columns: int = COLUMNS) -> tuple[list[str], int]:
-    """The lines of one decision's screen and the number of option pages. Everything is clipped to
-    `columns`; the table gives way (with a line saying `?` shows it whole) before the question does."""
-    question = [clip(shown.prompt + (pr.say("secretly") if shown.secret else "") + ":", columns)]
-    footer = pr.say("screen keys")
-    fixed = 1 + len(question) + 1  # heading, question, footer
-    room_for_options = max(6, rows - fixed - 8)
-    pages = max(1, -(-len(order) // room_for_options))
+           page: int = 0, rows: int = ROWS, columns: int = COLUMNS, by_value: bool = False) -> tuple[list[str], int]:
+    """The lines of one decision's screen and the number of option pages, at most `rows` lines of `columns`.
+    The options take what the table leaves, but the table keeps a third of the screen (at least MIN_TABLE
+    lines) when it needs it; the table gives way (with a line saying `?` shows it whole) before the question
+    does. `by_value`: the options are numbers, answered by typing the number itself, so they are not numbered."""
+    question = clip(asked_line(shown.prompt + (pr.say("secretly") if shown.secret else "")), columns)
+    footer = clip(pr.say("screen keys by value" if by_value else "screen keys"), columns)
+    budget = max(rows - 3, 4)  # the heading, the question and the keys take a line each
+    sections = _sections(model, pr, shown, columns)
+    need = len(recent) + (1 if recent else 0) + sum(len(lines) for _, lines in sections)
+    per_page = max(min(len(order), MIN_OPTIONS), budget - min(need, max(budget // 3, MIN_TABLE)))
+    if per_page < len(order):
+        per_page = max(1, per_page - 1)  # a line says which page this is
+    pages = max(1, -(-len(order) // per_page))
     page = min(max(page, 0), pages - 1)
-    listed = order[page * room_for_options:(page + 1) * room_for_options]
-    options = [clip(f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
+    listed = order[page * per_page:(page + 1) * per_page]
+    options = [clip(f"  {shown.options[i]}" if by_value else f"  [{order.index(i)}] {shown.options[i]}", columns) for i in listed]
     if pages > 1:
         options.append(clip("  " + pr.say("more options", page=page + 1, pages=pages), columns))
+    body = _fit(pr, recent, sections, budget - len(options), columns)
+    return [clip(heading, columns), *body, question, *options, footer], pages
+
+
+def _sections(model: TableModel, pr: Presenter, shown: Shown, columns: int) -> list[tuple[int, list[str]]]:
+    """The table's parts in the order they are drawn, each with its rank (the lowest gives way last): the
+    reader's own (1), the others and the shared zones (2), the areas the question is about with their
+    neighbours (0: what the question needs), just above it."""
+    named = areas_named(model, shown.prompt)
+    me, others = (model.players[0], model.players[1:]) if model.viewer is not None else (None, model.players)
+    mine: list[str] = []
+    if me is not None:
+        mine.append(clip(player_line(pr, me, compact=False), columns))
+        mine.extend(clip("  " + zone_line(pr, z), columns) for z in me.zones)
+        held = set(me.areas) - set(named)  # an area the question is about is drawn with its neighbours below
+        mine.extend(clip("  " + area_line(pr, a), columns) for a in model.areas if a.ref in held)
+    rest = [clip(player_line(pr, p, compact=True), columns) for p in others]
+    rest.extend(clip(track_line(pr, t), columns) for t in model.tracks)
+    if model.values:
+        rest.append(clip(" · ".join(f"{w} {v}" for w, v in model.values), columns))
+    rest.extend(clip(zone_line(pr, z), columns) for z in model.game)
+    about = [clip(line, columns) for ref in named for line in area_lines(model, pr, ref)]
+    return [(1, mine), (2, rest), (0, about)]
+
+
+def _fit(pr: Presenter, recent: list[str], sections: list, room: int, columns: int) -> list[str]:
+    """What happened and the table's sections in `room` lines: what happened keeps its last lines (at least two,
+    up to a third of the room, more when the table leaves them), saying how many it folded; the sections give
+    way by rank, each cut at its end; a cut table ends with a line saying `?` shows it whole."""
+    table = sum(len(lines) for _, lines in sections)
+    told = 0
+    if recent:
+        told = min(len(recent), max(2, (room - 1) // 3, room - 1 - table))
+    left = room - (told + 1 if recent else 0)
+    kept = {rank: 0 for rank, _ in sections}
+    cut = table > left
+    if cut:
+        left -= 1  # the line saying the table goes on
+    for rank, lines in sorted(sections, key=lambda s: s[0]):
+        # the first section leaves a third of the room to the others (the reader's own lines)
+        share = left if rank or len(sections) == 1 else max(3, left - left // 3)
+        kept[rank] = max(0, min(len(lines), share, left))
+        left -= kept[rank]
     body: list[str] = []
     if recent:
-        body.append(pr.say("since your last decision"))
-        body.extend(clip("  " + line, columns) for line in recent[-RECENT:])
-    me, others = (model.players[0], model.players[1:]) if model.viewer is not None else (None, model.players)
-    if me is not None:
-        body.append(clip(player_line(pr, me, compact=False), columns))
-        body.extend(clip("  " + zone_line(pr, z), columns) for z in me.zones)
-        mine = [a for a in model.areas if a.ref in set(me.areas)]
-        body.extend(clip("  " + area_line(pr, a), columns) for a in mine)
-    body.extend(clip(player_line(pr, p, compact=True), columns) for p in others)
-    body.extend(clip(track_line(pr, t), columns) for t in model.tracks)
-    if model.values:
-        body.append(clip(" · ".join(f"{w} {v}" for w, v in model.values), columns))
-    body.extend(clip(zone_line(pr, z), columns) for z in model.game)
-    room = rows - fixed - len(options)
-    if len(body) > room:
-        body = body[: max(0, room - 1)] + [pr.say("more table")]
-    return [clip(heading, columns), *body, *question, *options, clip(footer, columns)], pages
+        folded = len(recent) - told
+        body.append(pr.say("since your last decision folded", n=folded) if folded else pr.say("since your last decision"))
+        body.extend(clip("  " + line, columns) for line in recent[len(recent) - told:])
+    for rank, lines in sections:
+        body.extend(lines[:kept[rank]])
+    if cut:
+        body.append(pr.say("more table"))
+    return body[:max(room, 0)]

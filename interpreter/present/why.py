@@ -99,11 +99,12 @@ class Why:
                         self.modifier_decls[_span_key(node.span)] = node
 
     # ------------------------------------------------------------ the expression
-    def parse(self, text: str):
-        """The expression checked against the game, with P1, P2, ... naming the players."""
+    def parse(self, text: str, extra: dict | None = None):
+        """The expression checked against the game, with P1, P2, ... naming the players (and `extra`: name -> its
+        type, the parameters of a procedure starting where the expression is read)."""
         content = self.game.content
         node = parse_expression(Source("--why", text))
-        names = {f"P{i + 1}": "player" for i in range(self.session.state.players)}
+        names = {**(extra or {}), **{f"P{i + 1}": "player" for i in range(self.session.state.players)}}
         report = Report()
         checker = content.checker
         saved, checker.report = checker.report, report
@@ -114,9 +115,11 @@ class Why:
         report.raise_if_errors()
         return node
 
-    def explain(self, text: str) -> Part:
-        node = self.parse(text)
-        env = {f"P{i + 1}": i for i in range(self.session.state.players)}
+    def explain(self, text: str, names: dict | None = None) -> Part:
+        """`names`: name -> (type, value), read by the expression besides the players (a step's parameters)."""
+        names = names or {}
+        node = self.parse(text, {k: t for k, (t, _) in names.items()})
+        env = {**{k: v for k, (_, v) in names.items()}, **{f"P{i + 1}": i for i in range(self.session.state.players)}}
         self.count = 0
         part = self.part(node, env, 0)
         part.what = text.strip()
@@ -150,7 +153,11 @@ class Why:
             return Part(self.text(node), say(self.lang, "why cannot", why=err.diagnostics[0].message))
         except Exception as exc:  # noqa: BLE001 - content's own failure, told in words
             from interpreter.runtime.failures import _explain
-            return Part(self.text(node), say(self.lang, "why cannot", why=_explain(exc)))
+            why = _explain(exc)
+            missing = self.none_in(node, env) if "'NoneType'" in str(exc) else None
+            if missing is not None:  # which value was none, by its rule text
+                why = say(self.lang, "why none", what=missing)
+            return Part(self.text(node), say(self.lang, "why cannot", why=why))
         shown = self.words(value, getattr(node, "type", "any"))
         if depth >= MAX_DEPTH or self.count > MAX_PARTS:
             return Part(self.text(node), shown)
@@ -175,6 +182,26 @@ class Why:
             parts = [self.part(a, env, depth + 1) for a in node.args if _computed(a)]
             return Part(self.text(node), shown, parts=parts)
         return Part(self.text(node), shown)
+
+    def none_in(self, node, env: dict, depth: int = 0) -> str | None:
+        """The rule text of the innermost part of a failing node whose value is none (`attacker`, `c.house`),
+        the parts read in order; None when no part is none (or none can be read alone here)."""
+        if depth > MAX_DEPTH:
+            return None
+        # a comprehension's condition and value read its variable, which is bound only inside it
+        for child in [node.coll] if isinstance(node, ast.Query) else ast.children(node):
+            if not hasattr(child, "type") or isinstance(child, (ast.Num, ast.Const)):
+                continue  # not an expression (a name being bound), or a constant
+            try:
+                value = self.value(child, env)
+            except Exception:  # noqa: BLE001 - this part fails too: the none is further in (or a name bound here)
+                inner = self.none_in(child, env, depth + 1)
+                if inner is not None:
+                    return inner
+                continue
+            if value is None:
+                return self.text(child)
+        return None
 
     def operands(self, node, env: dict, depth: int) -> list:
         """a + b - c ...: each operand, the subtracted ones marked; constants left out."""
@@ -358,22 +385,3 @@ def _walk(node):
     yield node
     for child in ast.children(node):
         yield from _walk(child)
-
-
-def at_decision(game, log: dict, n: int | None, lang: str, allow_changed: bool):
-    """A session replaying the log's first `n` decisions (all of them when n is None)."""
-    from interpreter.runtime.session import Session
-    total = len(log["decisions"])
-    if n is not None and not 0 <= n <= total:
-        raise DiagnosticError([Diagnostic("USAGE", f"--at {n}: the log has decisions 1 to {total}",
-                                          hint="--at N explains the table after decision N (0: before the first)")])
-    if game.content.content_hash != log["content_hash"] and not allow_changed:
-        raise DiagnosticError([Diagnostic("LOG-GAME", "the content changed since the log was written",
-                                          hint="explain it anyway with --allow-changed-content")])
-    session = Session(game, log["players"], log["seed"], tuple(log["variants"]), start=False, lang=lang)
-    session.call(game.content.manifest["start"])
-    for index, _ in log["decisions"][:total if n is None else n]:
-        if session.pending is None:
-            break
-        session.answer(index)
-    return session

@@ -16,8 +16,10 @@ prints a label. Every value shown to a player goes through `Presenter`, which as
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from dsl.plurals import plural
 from dsl.translations import Localized, Message, humanize, text_in
 from interpreter.present.phrases import say
 from interpreter.core.state import Entity, Zone, holder
@@ -103,8 +105,9 @@ class Presenter:
     # ------------------------------------------------------------ components
     def values_of(self, e: Entity) -> list[str]:
         """The number attributes a component shows, in the order of its record (`value 2`)."""
+        unshown = self.state.voc.unshown if self.state is not None else ()
         out = [self.say("attribute", name=self.word(k), value=v) for k, v in e.attrs.items()
-               if type(v) is int and k not in _META]
+               if type(v) is int and k not in _META and k not in unshown]
         if e.face_down:
             out.append(self.say("face down"))
         return out
@@ -206,8 +209,21 @@ class Presenter:
             return ""
         if isinstance(text[0], Message):
             out = []
+            yours = False  # the reader just named, before an English possessive
             for piece in text[0].pieces(self.lang):
-                out.append(piece if isinstance(piece, str) else self.value(*text[1 + piece]))
+                if type(piece) is tuple:  # a number said in its plural forms (dsl.plurals)
+                    out.append(plural(self.lang, text[1 + piece[0]][0], piece[1]))
+                elif isinstance(piece, str):
+                    if yours and piece.startswith("'s"):  # "{p}'s turn" to its reader: "your turn", never "P1 (you)'s"
+                        out[-1] = "Your" if len(out) == 1 else "your"
+                        piece = piece[2:]
+                    out.append(piece)
+                else:
+                    value, kind = text[1 + piece]
+                    yours = self.lang == "en" and kind == "player" and value == self.viewer and value is not None
+                    out.append(self.value(value, kind))
+                    continue
+                yours = False
             return "".join(out)
         return "".join(p if isinstance(p, str) else self.value(p[0], p[1]) for p in text)
 
@@ -265,6 +281,8 @@ def _question(pr: Presenter, decision) -> str:
     if q.words is not None:
         return pr.words(q.words)
     shape = q.shape or decision.kind
+    if decision.kind == "number" and decision.values:
+        return pr.say("choose number", low=decision.values[0], high=decision.values[-1])
     if shape.startswith("pick"):
         how = shape[5:]  # "exactly 2", "up to 3", "at least 1", or "" when the number is computed
         for kind in ("exactly", "up to", "at least"):
@@ -272,6 +290,23 @@ def _question(pr: Presenter, decision) -> str:
                 return pr.say("pick " + kind, n=how[len(kind):].strip())
         return pr.say("pick several")
     return pr.say(_ASKED.get(shape, _ASKED.get(decision.kind, "choose one")))
+
+
+class Lazy(Sequence):
+    """A sequence whose items are made when read (the options of a number decision in a large range)."""
+
+    def __init__(self, n: int, item):
+        self.n, self.item = n, item
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.item(j) for j in range(*i.indices(self.n))]
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        return self.item(i % self.n)
 
 
 @dataclass
@@ -285,8 +320,11 @@ class Shown:
     # options that differ only in which of identical components they name (copies of an order token in one
     # pile): [(their text without the copy number, their indices)], one entry per option otherwise
     groups: list = field(default_factory=list)
+    number: tuple | None = None  # a number decision: (lowest, highest); its options are those numbers, made when read
 
     def to_json(self) -> dict:
+        if self.number is not None:  # the range, not every number in it
+            return {"prompt": self.prompt, "number": list(self.number), "secret": self.secret}
         return {"prompt": self.prompt, "options": self.options, "secret": self.secret,
                 "keys": [[{"name": n, "text": t} for n, t in k] for k in self.keys]}
 
@@ -297,6 +335,10 @@ def shown_to(decision, state, viewer: int | None = None, lang: str | None = None
     it names)."""
     if viewer is None:
         viewer = decision.player
+    if decision.kind == "number" and type(decision.values) is range and decision.values:
+        values = decision.values  # a number reads as itself in every language; however many, none is made before it is read
+        return Shown(prompt_words(decision, state, viewer, lang), Lazy(len(values), lambda i: str(values[i])),
+                     Lazy(len(values), lambda i: []), decision.secret, number=(values[0], values[-1]))
     from interpreter.codegen.library import Done, MenuChoice
     pr = Presenter(state, viewer, lang)
     # Each option as pieces: plain words, and (slot, value, type) for values; a slot groups the

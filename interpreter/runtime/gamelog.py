@@ -10,9 +10,11 @@ from dsl.diagnostics import Diagnostic, DiagnosticError, Span
 from dsl.inputs import char_position, io_error, json_depth, read_text, write_file
 from dsl.limits import MAX_DATA_DEPTH, MAX_LOG_BYTES
 from dsl.schema_check import load_schema
+from interpreter.codegen.chance import Logged
 from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
+from dsl.plurals import plural
 
 FORMAT = "rules-log/1"
 
@@ -40,9 +42,12 @@ def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None,
         extra["undone"] = list(undone)
     if unfinished is not None:
         extra["unfinished"] = {"reason": unfinished}
+    if state.chance is not None and state.chance.record:
+        extra["chance"] = state.chance.texts()  # every draw, in order: replay checks each (codegen.chance)
     return {
         "format": FORMAT,
         "game": game_ref,
+        "folder": str(Path(content.root).resolve()),  # so that the log finds its game from any working directory
         "content_hash": content.content_hash,
         "players": state.players,
         "seed": state.seed,
@@ -55,6 +60,29 @@ def make_log(session: Session, game_ref: str, *, seats: list[str] | None = None,
         "final_state": state.digest(),
         **extra,
     }
+
+
+def game_of(log: dict):
+    """The compiled game a log was written with: its game folder (`folder`) or its name (`game`, a folder under
+    content/ or a path), whichever is the content the log's hash names; else the first that loads (a replay then
+    says the content changed). Only a log naming no game that can be found is an error (LOG-GAME)."""
+    refs = [r for r in (log.get("folder"), log["game"]) if r]
+    first = None
+    problems = []
+    for ref in refs:
+        try:
+            game = load_compiled(ref)
+        except DiagnosticError as err:
+            if any(d.code != "USAGE" for d in err.diagnostics):
+                raise  # the game's own content errors
+            problems.extend(d for d in err.diagnostics if d.message not in {x.message for x in problems})
+            continue
+        if game.content.content_hash == log["content_hash"]:
+            return game
+        first = first or game
+    if first is not None:
+        return first
+    raise DiagnosticError([Diagnostic("LOG-GAME", f"the log does not fit its game: {d.message}", None, d.hint) for d in problems])
 
 
 def write_log(log: dict, path: Path) -> None:
@@ -166,8 +194,8 @@ class ReplayOutcome:
 def _stopped(err: DiagnosticError, logged_error: str | None, n: int, session: Session) -> ReplayOutcome:
     got = err.diagnostics[0]
     if got.code == logged_error:
-        return ReplayOutcome(True, f"the replay stops with the logged error after {n} decision(s): {got.message}", session)
-    return ReplayOutcome(False, f"after {n} decision(s) the game stopped with {got.code}: {got.message}", session)
+        return ReplayOutcome(True, f"the replay stops with the logged error after {plural('en', n, ('# decision', '# decisions'))}: {got.message}", session)
+    return ReplayOutcome(False, f"after {plural('en', n, ('# decision', '# decisions'))} the game stopped with {got.code}: {got.message}", session)
 
 
 def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = False, lang: str | None = None,
@@ -180,10 +208,10 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     A log of content that has changed since is refused unless `allow_changed`: its decisions may mean
     something else now.
     """
+    game = game_of(log)
     try:
-        game = load_compiled(log["game"])
         session = Session(game, log["players"], log["seed"], tuple(log["variants"]), account=account, trace=trace, start=False,
-                          lang=lang)
+                          lang=lang, chance=_chance_mode(log))
     except DiagnosticError as err:
         if any(d.code != "USAGE" for d in err.diagnostics):
             raise  # the game's own content errors
@@ -193,6 +221,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
         return ReplayOutcome(False, f"the content changed since the log was written (content hash {log['content_hash']}, "
                                     f"now {game.content.content_hash}); replay it anyway with --allow-changed-content", session)
     logged_error = (log.get("error") or {}).get("code")  # a game that stopped on an error is logged up to it
+    drawn = session.state.chance.given = Logged(log["chance"]) if "chance" in log else None
     try:
         session.call(game.content.manifest["start"])
     except DiagnosticError as err:
@@ -213,9 +242,12 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
         except DiagnosticError as err:
             if n == len(log["decisions"]):
                 return _stopped(err, logged_error, n, session)
-            return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}", session)
+            return ReplayOutcome(False, f"decision {n}: the game stopped with {err.diagnostics[0].code}: "
+                                        f"{err.diagnostics[0].message}", session)
     if logged_error:
         return ReplayOutcome(False, f"the logged game stopped with {logged_error}, the replay did not", session)
+    if drawn is not None and drawn.left():
+        return ReplayOutcome(False, f"the log records {plural('en', drawn.left(), ('# draw', '# draws'))} more than the replay makes", session)
     unfinished = (log.get("unfinished") or {}).get("reason")
     if session.pending is not None and not unfinished:
         return ReplayOutcome(False, "the log ends while the game still asks for a decision", session)
@@ -230,7 +262,7 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if undone:
         return ReplayOutcome(False, undone, session)
     if log.get("undone"):
-        notes.append(f"{len(log['undone'])} undo(s) checked: their decisions replay as logged")
+        notes.append(f"{plural('en', len(log['undone']), ('# undo', '# undos'))} checked: their decisions replay as logged")
     if unfinished:
         return ReplayOutcome(True, f"unfinished, reproduced up to decision {len(log['decisions'])} "
                                    f"(stopped: {unfinished}; {_asked(session)} is asked next)" + "".join(f"; {x}" for x in notes), session)
@@ -242,6 +274,11 @@ def replay(log: dict, trace: bool = False, account=None, allow_changed: bool = F
     if result is not None and log["result"]["scores"] != result.scores:
         return ReplayOutcome(False, f"the log says the scores are {log['result']['scores']}, the replay gives {result.scores}", session)
     return ReplayOutcome(True, "the replay reproduces the logged game exactly" + (f" ({'; '.join(notes)})" if notes else ""), session)
+
+
+def _chance_mode(log: dict) -> str:
+    """A game whose draws the chance seat answered is replayed with the seat answering them again (its decisions)."""
+    return "seat" if any(str(x).endswith(" (seat)") for x in log.get("chance") or ()) else "seed"
 
 
 def mismatch(session: Session, n: int, total: int, index: int, label: str) -> str | None:
@@ -279,7 +316,7 @@ def check_undone(log: dict, game) -> str | None:
     lines = undone_lines(log)
     work = sum(len(line) for _, _, line in lines if line)
     if work > UNDO_BUDGET:
-        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"checking the log's {len(lines)} undo(s) would replay {work:,} decisions, "
+        raise DiagnosticError([Diagnostic("LOG-LIMIT", f"checking the log's {plural('en', len(lines), ('# undo', '# undos'))} would replay {work:,} decisions, "
                                                        f"more than {UNDO_BUDGET:,}", None, "a game log holds its own undos only")])
     for place, entry, line in lines:
         where = f"undone[{place}]"

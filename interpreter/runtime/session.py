@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from dsl.diagnostics import Diagnostic, DiagnosticError, did_you_mean
 from interpreter.codegen import CompiledGame, GameOver, RunLimit, library
+from interpreter.codegen.chance import chance_of, seat_mode
 from interpreter.codegen.library import MenuChoice, _what
 from interpreter.core.decisions import Decision, IllegalDecision, Question, Told
 from interpreter.runtime.failures import _explain
@@ -83,6 +84,11 @@ class Runtime:
     def invoke(self, name: str, args: list):
         """The event as a generator (a session's start, a scenario's step)."""
         return (yield from self.event(name, args))
+
+    def play(self, setup, start):
+        """A game: its setup procedure, then its start procedure (two generators of decisions, the second not yet begun)."""
+        yield from setup
+        return (yield from start)
 
     def event(self, name: str, args: list):
         proc = self.procs[name]
@@ -426,12 +432,14 @@ class Session:
     """One game in progress. `pending` is the decision to answer; `answer` applies one answer.
 
     By default it starts the game's start procedure; `start=False` leaves it idle so that a
-    caller (a scenario) can run steps of its own with `begin`, all on the same state.
+    caller (a scenario) can run steps of its own with `begin`, all on the same state. With `chance="seat"`
+    the draws of the rules are decisions of the seat CHANCE, answered like any other (codegen.chance).
     """
 
     def __init__(self, game: CompiledGame, players: int, seed: int = 0, variants=(), account=None, trace: bool = False,
                  procedure: str | None = None, args: list | None = None, state: State | None = None,
-                 keep_labels: bool = True, start: bool = True, lang: str | None = None, reader: int | None = None):
+                 keep_labels: bool = True, start: bool = True, lang: str | None = None, reader: int | None = None,
+                 chance: str = "seed"):
         content = game.content
         languages = content.vocabulary.languages
         if lang is not None and lang not in languages:
@@ -450,6 +458,7 @@ class Session:
         self.state = state if state is not None else new_state(game, players, seed, variants)
         if lang is not None:
             self.state.lang = lang
+        chance_of(self.state).seat = seat_mode(chance)
         self.rt = Runtime(game, self.state, account, [] if trace else None)
         self.rt.reader = reader
         self.history: list[int] = []
@@ -459,9 +468,10 @@ class Session:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self.error: Diagnostic | None = None
+        self.ended_at = None  # where a `win` ended the game (a Span), for those who report it
         self._gen = None
         if start:
-            self.begin(self._invoke(procedure or content.manifest["start"], args or []))
+            self.call(procedure or content.manifest["start"], args)
 
     def begin(self, gen) -> None:
         """Run a generator of decisions (a procedure call) to its first decision or its end."""
@@ -476,7 +486,12 @@ class Session:
         return copy_session(self)
 
     def call(self, name: str, args: list | None = None) -> None:
-        self.begin(self._invoke(name, args or []))
+        """Run a procedure. The manifest's `start` is a game: the engine runs its `setup` first, then `start`."""
+        manifest = self.game.content.manifest
+        if name == manifest["start"] and manifest.get("setup") and not args:
+            self.begin(self.rt.play(self._invoke(manifest["setup"], []), self._invoke(name, [])))
+        else:
+            self.begin(self._invoke(name, args or []))
 
     def _invoke(self, name: str, args: list):
         """rt.invoke(name, args); for a procedure whose body may ask and that nothing replaces (a game's start),
@@ -550,6 +565,7 @@ class Session:
         elif isinstance(exc, GameOver):
             winners = exc.winners
             self.state.winners = list(winners)
+            self.ended_at = self.where(exc)  # the `win` that ended it, in the rule text
         elif isinstance(exc, DiagnosticError) or not isinstance(exc, Exception):
             raise exc
         else:

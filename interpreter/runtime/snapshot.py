@@ -69,7 +69,7 @@ class Resumer:
         for value in game.namespace.values():
             if isinstance(value, types.FunctionType):
                 self.funcs[value.__code__] = value
-        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke,
+        for f in (library.pick_several, library.choose_order, library.secretly, runtime_class.invoke, runtime_class.play,
                   runtime_class._replace, runtime_class._proceed, runtime_class._triggers):
             self.funcs[f.__code__] = f
         voc = game.content.vocabulary
@@ -401,6 +401,7 @@ class Copier:
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)
         new.rng = copy_rng(old.rng)
+        new.chance = None if old.chance is None else old.chance.copy()
         for k, v in old.__dict__.items():  # an attribute added later is mapped, never shared by mistake
             if k not in _STATE_KNOWN:
                 new.__dict__[k] = value(v)
@@ -468,7 +469,7 @@ class Copier:
 _SHARED_RT = frozenset({"game", "cfs", "procs", "ability_records", "active_cache", "state", "gv", "pv", "gz", "pz", "ents", "memo", "move_watchers", "change_watchers", "account",
                         "trace", "resolver", "reader"})
 _SHARED_RESOLVER = frozenset({"policy", "static", "replaced", "triggered", "index", "modifiers", "active_in", "player_part"})
-_STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones",
+_STATE_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "chance", "entities", "by_record", "game_zones",
                           "player_zones", "game_vars", "player_vars", "finished", "winners", "lang", "translations",
                           "_entity_vars", "_vars_of_kind", "_entity_zones"})
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 
 from interpreter.codegen import CompiledGame
+from interpreter.codegen.chance import Chance
 from interpreter.core.state import Entity, State, Zone
 from interpreter.runtime.lazyzones import ComponentZones
 
 # What a State holds; a template with any other attribute is not copied but built again (so that a field
 # added to State later is never shared between games by mistake).
-_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "entities", "by_record", "game_zones", "player_zones",
+_KNOWN = frozenset({"voc", "players", "seed", "variants", "rng", "chance", "entities", "by_record", "game_zones", "player_zones",
                     "game_vars", "player_vars", "finished", "winners", "lang", "translations", "_entity_vars",
                     "_vars_of_kind", "_entity_zones"})
 
@@ -60,6 +61,7 @@ def build_state(game: CompiledGame, players: int, seed: int, variants=()) -> Sta
     content = game.content
     voc = content.vocabulary
     state = State(voc, players, seed, tuple(variants))
+    state.chance = Chance()
     state.translations = content.translations
     entity_attrs = [name for name, t in voc.attributes.items() if t in ("entity", "list[entity]")]
     for eid, rec in content.entity_ids.items():
@@ -90,6 +92,7 @@ def _copy_start(t: State, plan: tuple, seed: int) -> State:
     new.__dict__.update(t.__dict__)
     new.seed = seed
     new.rng = random.Random(seed)
+    new.chance = Chance()
     new.finished = False
     new.winners = []
     deep_vars, named_attrs, loaded, parts = plan

@@ -24,7 +24,10 @@ from interpreter.core.decisions import IllegalDecision, player_label
 from interpreter.present.words import prompt
 from interpreter.runtime.games import load_compiled
 from interpreter.runtime.session import Session
+from interpreter.scenarios.chance import ScriptedChance
 from interpreter.scenarios.script import ScenarioScript, ScriptMismatch
+from dsl.paths import shown_path
+from dsl.plurals import plural
 
 
 @dataclass
@@ -39,23 +42,37 @@ class ScenarioOutcome:
     def ok(self) -> bool:
         return not self.failures and not self.diagnostics
 
-    def render(self) -> str:
+    def render(self, seen: set | None = None) -> str:
+        """The outcome in words. With `seen` (a run of several scenarios), a diagnostic of the game's own files
+        printed for an earlier scenario is not printed again: one line says so instead."""
         head = f"{'PASS' if self.ok else 'FAIL'} {self.path}: {self.name}"
-        lines = [head] + [f"  {f}" for f in self.failures] + [d.render() for d in self.diagnostics]
+        lines = [head] + [f"  {f}" for f in self.failures]
+        again = 0
+        for d in self.diagnostics:
+            text = d.render()
+            if seen is not None and (d.span is None or d.span.path != self.path):  # the game's, not this file's
+                if text in seen:
+                    again += 1
+                    continue
+                seen.add(text)
+            lines.append(text)
+        if again:
+            lines.append(f"  (and the game's {again} error{'s' if again > 1 else ''} printed above)")
         return "\n".join(lines)
 
 
 def run_scenario(path: Path, for_coverage: bool = False) -> ScenarioOutcome:
     """Run one scenario file; `for_coverage`: against the game compiled for rule coverage (scenarios.coverage)."""
-    outcome = ScenarioOutcome(path.stem, str(path))
+    shown = shown_path(path)  # as diagnostics name files: its path in its repository
+    outcome = ScenarioOutcome(path.stem, shown)
     try:
-        text = read_text(path, str(path))
+        text = read_text(path, shown)
     except DiagnosticError as err:  # too large, not UTF-8, not a file
         outcome.diagnostics = err.diagnostics
         return outcome
-    doc, problems = load_yaml(str(path), text)
+    doc, problems = load_yaml(shown, text)
     if not problems and doc.data is None:
-        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(str(path), 1, 1),
+        problems = [Diagnostic("CONTENT-MISSING", "the scenario file is empty", Span(shown, 1, 1),
                                "a scenario names at least a game and its expectations")]
     elif not problems:
         problems = _check_schema(doc) or _check_size(doc)
@@ -161,28 +178,43 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome, for_cov
                 raise DiagnosticError([Diagnostic("DECISION-ILLEGAL", str(err), doc.span(script.key))]) from None
         return True
 
+    chance = ScriptedChance(data.get("chance") or [], doc.span)
+
+    ended: list = []  # the step in which a `win` ended the game
+
+    def over(step: str) -> bool:
+        if session.state.finished:
+            ended.append(step)
+        return bool(ended)
+
     def steps() -> bool:
         if data.get("setup", "run") == "run" and content.manifest.get("setup"):
             session.call(content.manifest["setup"])
-            if not drive("setup"):
+            if not drive("setup") or over("setup"):
                 return False
+        session.state.chance.given = chance  # the draws of `given` and `run` (those of the setup are the seed's)
         if data.get("given"):
             session.begin(_statements(game, doc, ("given",), data["given"])(session.rt))
-            if not drive("given"):
+            if not drive("given") or over("given"):
                 return False
+        # by default the game after its setup: the start procedure (the engine runs `setup` before it; here the
+        # scenario's `setup:` did, or skipped it)
         run = data.get("run") or f"{content.manifest['start']}()"
         session.begin(_statements(game, doc, ("run",), run)(session.rt))
-        return drive("run")
+        done = drive("run")
+        over("run")
+        return done
 
     # An expected error ends the steps; the expectations are still checked, on the table as the error left it.
     expected = data.get("expect_error")
     try:
-        if not steps():
+        if not steps() and not ended:
             return
     except DiagnosticError as err:
         if not expected or expected not in [d.code for d in err.diagnostics]:
             raise
     else:
+        _check_end(session, ended[0] if ended else None, data.get("expect_end"), doc, outcome)
         if expected:
             outcome.failures.append(f"expected the run to stop with {expected}, but it did not")
         if data.get("expect_pending"):
@@ -194,9 +226,29 @@ def _run(doc: YamlDoc, data: dict, path: Path, outcome: ScenarioOutcome, for_cov
         if unused:
             shown = ", ".join(repr(u) for u in unused[:UNUSED_SHOWN])
             more = f", and {len(unused) - UNUSED_SHOWN:,} more" if len(unused) > UNUSED_SHOWN else ""
-            outcome.failures.append(f"{len(unused):,} scripted decision(s) were never asked: {shown}{more}")
+            outcome.failures.append(f"{plural('en', len(unused), ('# scripted decision was', '# scripted decisions were'))} never asked: {shown}{more}")
+        if chance.remaining():
+            outcome.failures.append(f"{len(chance.remaining())} chance entr{'y was' if len(chance.remaining()) == 1 else 'ies were'} "
+                                    f"never drawn: {', '.join(repr(c) for c in chance.remaining()[:UNUSED_SHOWN])}")
     for i, text in enumerate(data["expect"]):
         _expect(game, doc, ("expect", i), text, session, outcome)
+
+
+def _check_end(session: Session, step: str | None, wanted, doc: YamlDoc, outcome: ScenarioOutcome) -> None:
+    """A game that ended (a `win` during setup, `given` or `run`) is said, with where and who won, and fails the
+    scenario unless `expect_end` expects it; an end expected and not reached fails too."""
+    winners = [player_label(w) for w in session.state.winners]
+    if step is None:
+        if wanted is not None:
+            outcome.failures.append(f"{doc.span(('expect_end',))}: expected the game to end, but it did not")
+        return
+    said = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "nobody wins"
+    where = f" at {session.ended_at}" if session.ended_at is not None else ""
+    if wanted is None:
+        outcome.failures.append(f"the game ended in {step}{where}: {said} (a scenario that expects it says expect_end)")
+    elif wanted is not True and sorted(wanted) != sorted(winners):
+        outcome.failures.append(f"{doc.span(('expect_end',))}: expected {', '.join(wanted) or 'nobody'} to win; "
+                                f"the game ended in {step}{where}: {said}")
 
 
 def _statements(game, doc: YamlDoc, key: tuple, text: str):

@@ -43,12 +43,20 @@ def _entries(raw: list) -> list:
     for i, entry in enumerate(raw):
         key = ("decisions", i)
         if isinstance(entry, dict) and "secretly" in entry:
-            out.append(Wave(key, dict(entry["secretly"])))
+            out.append(Wave(key, {who: _label(a) for who, a in entry["secretly"].items()}))
         elif isinstance(entry, dict):
-            out.append(Step(key, entry["answer"], entry.get("by"), entry.get("options")))
+            options = entry.get("options")
+            out.append(Step(key, _label(entry["answer"]), entry.get("by"), None if options is None else [_label(o) for o in options]))
         else:
-            out.append(Step(key, entry))
+            out.append(Step(key, _label(entry)))
     return out
+
+
+def _label(value):
+    """An answer as a label: a number written as a number is its value (`3`), never an option's place."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value) if isinstance(value, int) else value
 
 
 class ScenarioScript:

@@ -95,18 +95,18 @@ def board_svg(draw, labels: str, lang_words: dict) -> Markup:
     # what lies on the areas, then the areas an option names (over it: a click anywhere on them chooses), then
     # the pieces an option names (over those)
     for a in draw.areas:
-        out.append(_area_pieces(a, lambda p: not p.card.pickable))
+        out.append(_area_pieces(a, lambda p: not p.card.pickable, scale=draw.piece))
     for a in draw.areas:
         if a.chosen:
             out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
                        f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
     for a in draw.areas:
-        out.append(_area_pieces(a, lambda p: p.card.pickable, badges=False))
+        out.append(_area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece))
     out.append("</svg>")
     return Markup("".join(out))
 
 
-def _area_pieces(a, which, badges: bool = True) -> str:
+def _area_pieces(a, which, badges: bool = True, scale: float = 1.0) -> str:
     pieces = [p for p in a.pieces if which(p)]
     values = a.values if badges else []
     if not pieces and not values:
@@ -116,7 +116,7 @@ def _area_pieces(a, which, badges: bool = True) -> str:
         x, y = a.label[0] + _label_width(a.name) / 2 + 12 + i * 24, a.label[1]
         out.append(f'<g class="vbadge" transform="translate({x:.1f} {y:.1f})"><circle r="10"/>'
                    f'<text y="4">{escape(value)}</text><title>{escape(word)} {escape(value)}</title></g>')
-    out.extend(_piece(p) for p in pieces)
+    out.extend(_piece(p, scale) for p in pieces)
     out.append("</g>")
     return "".join(out)
 
@@ -125,21 +125,26 @@ def _label_width(name: str) -> float:
     return len(name) * LABEL * CHAR_EM
 
 
-def _piece(p) -> str:
+def _piece(p, scale: float = 1.0) -> str:
     c = p.card
     key = f' data-ref="{escape(c.ref)}"' if c.ref is not None else ""
     cls = "pc" + (" pickable" if c.pickable else "") + (" back" if c.back else "") + (" changed" if c.changed else "")
     r = 10
+    # the scale inside .pcin: the glide animates .pcin's own transform in the board's units
     body = [f'<g class="{cls}"{key} transform="translate({p.x:.0f} {p.y:.0f})"><g class="pcin">',
-            f'<circle r="{r}" fill="{escape(c.colour)}"/>']
+            f'<g transform="scale({scale:.2f})">' if scale != 1 else "", f'<circle r="{r}" fill="{escape(c.colour)}"/>']
     if c.icon:
         body.append(f'<use href="{escape(icon_href(c.icon))}" x="-7" y="-7" width="14" height="14" fill="{escape(c.ink)}"/>')
     if c.count > 1:
         body.append(f'<g class="cnt"><rect x="4" y="-15" width="16" height="11" rx="3"/><text x="12" y="-6.5">×{int(c.count)}</text></g>')
     if c.badges:
-        body.append(f'<text class="pbadge" x="0" y="{r + 9}">{escape(" ".join(v for _, v in c.badges))}</text>')
+        # its numbers at the top left (as ×N at the top right), clear of the area's name below the slot
+        shown = " ".join(v for _, v in c.badges)
+        w = 5 + 5.5 * len(shown)
+        body.append(f'<g class="pbadge"><rect x="{-4 - w:.1f}" y="-15" width="{w:.1f}" height="11" rx="3"/>'
+                    f'<text x="{-4 - w / 2:.1f}" y="-6.5">{escape(shown)}</text></g>')
     values = f" ({', '.join(f'{w} {v}' for w, v in c.values)})" if c.values else ""
-    body.append(f'</g><title>{escape(c.words + values)}{_times(c)}</title></g>')
+    body.append(f'{"</g>" if scale != 1 else ""}</g><title>{escape(c.words + values)}{_times(c)}</title></g>')
     return "".join(body)
 
 

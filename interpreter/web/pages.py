@@ -51,6 +51,9 @@ def lobby(env: Environment, rooms, lang: str) -> str:
     from interpreter.runtime.games import load_compiled
     games = []
     for key, ref in sorted(rooms.games.items()):
+        if key in rooms.invalid:  # validated at the start: listed with its diagnostics, as `rules validate` prints them
+            games.append({"key": key, "name": key, "error": "\n".join(d.render() for d in rooms.invalid[key][:20])})
+            continue
         try:
             game = load_compiled(ref)
         except Exception as err:  # noqa: BLE001 - a broken game folder is listed with its problem, never a crash
@@ -146,8 +149,8 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     if playing and viewer is not None and decider == viewer and room.seats[viewer].kind == "person":
         d = session.pending
         shown = shown_to(d, state, viewer, lang)
-        refs = option_refs(d, state, viewer)
-        place = {i: n for n, i in enumerate(option_order(d, state))}
+        refs = option_refs(d, state, viewer) if shown.number is None else None
+        place = {i: n for n, i in enumerate(option_order(d, state))} if shown.number is None else {}
         options = []
         for text, members in shown.groups:  # copies of one component: offered once, the first read answering
             first = min(members, key=place.__getitem__)
@@ -160,8 +163,9 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
             chosen.update(areas)
             pickable.update(components)
         options.sort(key=lambda o: o["at"])
+        # a number in a range is typed (a number field), never listed: it has no groups
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
-                    "decision": len(session.history), "on_table": bool(chosen or pickable)}
+                    "decision": len(session.history), "on_table": bool(chosen or pickable), "number": shown.number}
     asked = len(session.history) if question is not None else None
     drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked))
     static = _static(room, lang) if drawn.board is not None else None

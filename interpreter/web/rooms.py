@@ -444,6 +444,14 @@ class Rooms:
             ref = game_ref(str(folder))
             key = Path(ref).name
             self.games[key if self.games.get(key, ref) == ref else ref] = ref
+        # every game validated and compiled now, not at a player's first click; one that does not validate is listed
+        # with its diagnostics, and no game of it can be made
+        self.invalid: dict[str, list] = {}
+        for key, ref in self.games.items():
+            try:
+                load_compiled(ref)
+            except DiagnosticError as err:
+                self.invalid[key] = err.diagnostics
         rows, self.failed = store.load()  # failed: stored games that could not be resumed, and why
         for row in rows:
             try:
@@ -467,6 +475,8 @@ class Rooms:
                hotseat: bool = False, pace: float = 0.0) -> Room:
         if key not in self.games:
             raise Refused(404, "no such game")
+        if key in self.invalid:
+            raise Refused(422, f"{key} does not validate: {self.invalid[key][0].message}")
         row = self._row(self.games[key], players, kinds, lang, variants, seed, hotseat, pace)
         self.store.create(row)
         return self._hold(row)

@@ -96,7 +96,7 @@ def _prepare(case: Case, folder: Path, base_log: dict, fill) -> None:
         case.setup(folder)
     if case.log:
         log = copy.deepcopy(base_log)
-        log["game"] = str(folder / "game")
+        log["game"] = log["folder"] = str(folder / "game")  # the log names its game by both (runtime.gamelog)
         data = case.log(log)
         if isinstance(data, dict):
             data = json.dumps(data, ensure_ascii=False, indent=1)

@@ -18,7 +18,7 @@ syntax match rulesKeyword '\<face\ze\s\+\%(up\|down\)\>\|\<\%(face\s\+\)\@<=\%(u
 syntax keyword rulesOperator and or not
 syntax keyword rulesConstant true false none
 syntax keyword rulesSelf this you
-syntax match rulesBuiltin '\<\%(abs\|all\|any\|bottom\|concat\|count\|distance\|distinct\|face_down\|first\|group\|holder\|is_in\|keys\|len\|max\|min\|neighbors\|next\|place_of\|players_from\|prev\|random\|rank\|reach\|roll\|seat\|snapshot\|sum\|top\|variant\|zone_of\)\ze\s*('
+syntax match rulesBuiltin '\<\%(abs\|all\|any\|bottom\|combinations\|concat\|count\|distance\|distinct\|face_down\|first\|group\|holder\|is_in\|keys\|len\|max\|min\|neighbors\|next\|place_of\|players_from\|prev\|random\|rank\|reach\|roll\|seat\|snapshot\|sum\|top\|variant\|zone_of\)\ze\s*('
 syntax match rulesNumber '\<\d\+\>'
 syntax match rulesRecord '@\h\w*'
 syntax match rulesMember '\.\zs\h\w*'

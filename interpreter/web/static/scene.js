@@ -54,6 +54,12 @@ function install(main, act) {
     if (t.closest(".show-all")) return filter(main, null);
     for (const [selector, fn] of Object.entries(act.buttons)) if (t.closest(selector)) return fn();
   });
+  main.addEventListener("submit", (event) => {  // a number in a range: its index is the number less the lowest
+    const form = event.target.closest("form.number");
+    if (!form) return;
+    event.preventDefault();
+    if (form.reportValidity()) act.answer(Number(form.elements.n.value) - Number(form.dataset.low));
+  });
   main.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
     const t = event.target.closest("use.chosen, .card.pickable, .pc.pickable");
