@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import re
 
+from dsl.plurals import plural
+
 CURVE_STEPS = 8
 LABEL_SIZE = 12.0
 CHAR_EM = 0.6
@@ -132,7 +134,7 @@ def _rings(tokens: list, text: str, max_points: int) -> list[list[tuple]]:
         values = [v for _, v, _ in tokens[i:i + arity]]
         if len(values) < arity or any(t[0] is not None for t in tokens[i:i + arity]):
             where = next((t[2] for t in tokens[i:i + arity] if t[0] is not None), len(text) - 1)
-            raise PathError(f"'{command}' takes {arity} number(s) here", max(0, where))
+            raise PathError(f"'{command}' takes {plural('en', arity, ('# number', '# numbers'))} here", max(0, where))
         i += arity
         if command == "L":
             if (values[0], values[1]) != ring[-1]:  # a point repeated would make an edge of no length

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dsl.plurals import plural
 from dsl.translations import language_name, text_in
 from dsl.types import BUILTINS, CONSTANTS
 from interpreter.lsp.index import GameIndex, Place, copies
@@ -77,7 +78,7 @@ def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of:
     elif kind == "cardfn":
         head = card_function_line(ix, name)
         n = len([p for p in sym.decls if p.path.suffix in (".yaml", ".yml") and p.path.name != "game.yaml"]) if sym else 0
-        body.append(f"a function of components (called as `c.{name}(...)`), defined in the effect of {n} record(s)")
+        body.append(f"a function of components (called as `c.{name}(...)`), defined in the effect of {plural('en', n, ('# record', '# records'))}")
     elif kind == "zone":
         z = voc.zones[name]
         owner = {"game": "one for the whole game", "player": "one per player (`" + name + " of P`)",
@@ -110,7 +111,7 @@ def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of:
         k = voc.kinds[name]
         head = f"kind {name}"
         count = sum(copies(r) for r in ix.content.records if r.data.get("kind") == name)
-        body.append(f"{count} component(s); they start in `{k.starts_in}`" +
+        body.append(f"{plural('en', count, ('# component', '# components'))}; they start in `{k.starts_in}`" +
                     (f"; abilities work in {', '.join(k.active_in)}" if k.active_in else ""))
         if k.required:
             body.append(f"every record has {', '.join(k.required)}")
@@ -129,7 +130,7 @@ def describe(ix: GameIndex, key: tuple, local_type: str | None = None, local_of:
         b = BUILTINS[name]
         count = f"{b.min_args}" + (f" to {b.max_args}" if b.max_args != b.min_args else "")
         head = f"built-in {name}(...)"
-        body.append(f"takes {count} argument(s)" + ("; also the form (x in COLLECTION where ...)" if b.query else ""))
+        body.append(f"takes {plural('en', count, ('# argument', '# arguments'))}" + ("; also the form (x in COLLECTION where ...)" if b.query else ""))
     elif kind == "constant":
         head = f"{name}: {CONSTANTS[name]}"
         body.append("a built-in value")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl import ast
+from dsl.plurals import plural
 
 _GENERATED = "<rules "  # the start of every generated module's file name
 
@@ -311,5 +312,5 @@ def report_run(files: list, run, coverage: bool, listings: Path | None, as_json:
     if listings is not None:
         written = write_listings(reports, listings)
         if not as_json:
-            print(f"wrote {len(written)} annotated file(s) under {listings}")
+            print(f"wrote {plural('en', len(written), ('# annotated file', '# annotated files'))} under {listings}")
     return 1 if failed else 0

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket
 
 from dsl.diagnostics import DiagnosticError
 from dsl.limits import MAX_PLAYERS
+from dsl.plurals import plural
 from interpreter.present.icons import sprite, sprite_version
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
@@ -127,7 +128,7 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         wait = limit.take(client)
         if wait is not None:
             raise Refused(429, f"this address has started {limit.per_client} games in the last {limit.window / 60:.0f} "
-                               f"minutes: try again in {math.ceil(wait / 60)} minute(s)")
+                               f"minutes: try again in {plural('en', math.ceil(wait / 60), ('# minute', '# minutes'))}")
         try:
             return await _new_game(request)
         except BaseException:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl.limits import MAX_INT, MAX_PLAYERS
+from dsl.plurals import plural
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -255,7 +256,7 @@ class Store:
         _check(type(pace) in (int, float) and 0 <= pace <= 3600, "its bots' pause is not a number of seconds")
         _check(rematch is None or isinstance(rematch, str) and GAME_ID.fullmatch(rematch) is not None,
                "its rematch is not a game's id")
-        _check([s for s, *_ in seats] == list(range(players)), f"it has {len(seats)} seat(s) stored for {players} players")
+        _check([s for s, *_ in seats] == list(range(players)), f"it has {plural('en', len(seats), ('# seat', '# seats'))} stored for {players} players")
         for seat, kind, token, ever in seats:
             _check(isinstance(kind, str) and isinstance(token, str) and token != "" and ever in (0, 1),
                    f"seat {seat + 1} is not a kind and a secret")
