@@ -7,11 +7,14 @@
     python bench/bench_strength.py kings_bounty --players 2 --agent greedy --against random --games 200
 
 Game i is seed --seed + i, played by the batch workers (`rules simulate`'s), with AGENT in seat i mod
-players. An agent is named as `rules ladder` names one (`ismcts:simulations=50:horizon=4`). Prints AGENT's
+players; with `--paired` game i is seed --seed + i // players, so that each deal is played once with AGENT in
+every seat and a deal that favours a seat favours every agent alike (fewer games for the same interval where
+deals decide much, as in King's Bounty). An agent is named as `rules ladder` names one (`ismcts:simulations=50:horizon=4`). Prints AGENT's
 win share (a shared win counts its part) with Wilson's 95 % interval against the fair share 1 / players,
 and its ratio to it; CPU seconds each agent spends per game, games per CPU-minute for each agent (one seat's
 decisions), what a person waits per bot move (mean, 90th percentile and longest decision of more than one
-option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all.
+option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all, and
+holds the games played so far while the run goes on (`"partial": true`).
 """
 from __future__ import annotations
 
@@ -38,15 +41,26 @@ def main() -> None:
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--variant", action="append", default=[])
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--paired", action="store_true",
+                    help="deal each game once per seat (game i is seed + i // players): the deal's luck cancels out")
     ap.add_argument("--json", type=Path, help="write every figure (and each game's record) to this file")
     args = ap.parse_args()
     for spec in (args.agent, args.against):
         agent_spec(spec)  # a clear error before any game
     players = args.players
     lineups = tuple(tuple(args.agent if s == seat else args.against for s in range(players)) for seat in range(players))
-    batch = Batch(args.game, players, args.games, args.seed, tuple(args.variant), lineups=lineups, timed=True)
+    batch = Batch(args.game, players, args.games, args.seed, tuple(args.variant), lineups=lineups, timed=True,
+                  deal_every=players if args.paired else 1)
     start = time.time()
-    records = run_batch(batch, args.workers, with_spec=True)
+    done: list = []
+
+    def partial(chunk: list) -> None:  # a long run keeps what it has (a bench stopped early still reports)
+        done.extend(chunk)
+        if args.json:
+            args.json.write_text(json.dumps({**summary(sorted(done, key=lambda r: r["index"]), args, time.time() - start),
+                                             "partial": True}, indent=1) + "\n")
+
+    records = run_batch(batch, args.workers, with_spec=True, on_records=partial)
     wall = time.time() - start
     out = summary(records, args, wall)
     print(json.dumps({k: v for k, v in out.items() if k != "records"}, indent=1))
@@ -80,7 +94,7 @@ def summary(records: list, args, wall: float) -> dict:
         endings[str(r.get("ending"))] = endings.get(str(r.get("ending")), 0) + 1
     return {
         "game": args.game, "players": players, "variants": args.variant, "games": len(records), "errors": len(records) - len(good),
-        "seeds": [args.seed, args.seed + len(records) - 1], "agent": args.agent, "against": args.against,
+        "seeds": [min(r["seed"] for r in records), max(r["seed"] for r in records)], "paired": args.paired, "agent": args.agent, "against": args.against,
         "wins": round(won, 2), "win_share": round(won / len(good), 4) if good else None, "low": round(low, 4), "high": round(high, 4),
         "fair_share": round(fair, 4), "ratio_to_fair": round(won / len(good) / fair, 3) if good else None,
         "ratio_low": round(low / fair, 3), "ratio_high": round(high / fair, 3),

@@ -1,14 +1,20 @@
-"""Load check of `rules serve` (issue 18 §4): N concurrent games over 127.0.0.1, each of one scripted person
-and bots, against a real server (uvicorn in its own process, its own SQLite file). Each scripted client holds a
-websocket like a page does; at each of its decisions it posts an answer and times how long until the page's
-update arrives on the socket. Bounded in games, decisions and seconds; prints decisions per second (every
-decision the server applied, bots' included, and the persons' alone) and the 50th and 99th percentile latency
-from an answer to the page's update. Goal: 50 concurrent games with p99 under 100 ms on a 2-core machine.
+"""Load check of `rules serve` (issues 18 §4 and 31): N concurrent games over 127.0.0.1, each of one scripted
+person and bots (paced at zero), against a real server (uvicorn in its own process, its own SQLite file). Each
+scripted client holds a websocket like a page does; at each of its decisions it posts an answer and times how
+long until the page's update arrives on the socket. Bounded in games, decisions and seconds; prints decisions
+per second (every decision the server applied, bots' included, and the persons' alone) and the 50th and 99th
+percentile latency from an answer to the page's update. Goal: 50 concurrent games with p99 under 100 ms on a
+2-core machine.
 
 Each scripted person takes --think seconds (on average) to answer, as a quick player would; --think 0 answers at
 once, which measures how many answers a second the server can take rather than how fast a page updates.
 
+--lobby-bots N starts N games of bots only at once (ISMCTS bots by default, --bot) and, while they play, asks
+for the lobby again and again as a person arriving would: its 50th and 99th percentile time (goal: p99 under
+100 ms with 20 games of four ISMCTS bots), and how many decisions the bots made meanwhile.
+
 Run:  python bench/web_load.py [--games 50] [--game kings_bounty] [--players 4] [--seconds 60] [--think 2] [--json]
+      python bench/web_load.py --lobby-bots 20 [--bot ismcts] [--seconds 30]
 """
 from __future__ import annotations
 
@@ -30,7 +36,6 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
-OPTION = re.compile(r'data-option="(\d+)"')
 
 
 def free_port() -> int:
@@ -39,11 +44,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen:
+def start_server(port: int, db: Path, bot_tasks: int | None = None) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - the server's output, never a pipe left unread
+    more = ["--bot-tasks", str(bot_tasks)] if bot_tasks else []
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port), "--db", str(db),
-                             "--games-per-client", "1000000"],  # every table of the load check is one client
+                             "--games-per-client", "1000000", *more],  # every table of the load check is one client
                             stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT, text=True)
     for _ in range(400):
         try:
@@ -57,7 +63,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen:
 
 async def one_game(client: httpx.AsyncClient, base: str, args, n: int, deadline: float, latencies: list, counts: dict):
     form = {"game": args.game, "players": str(args.players), "lang": "en", "seed": str(args.seed + n), "seat0": "person",
-            **{f"seat{i}": "random" for i in range(1, args.players)}}
+            "pace": "0", **{f"seat{i}": "random" for i in range(1, args.players)}}
     r = await client.post(f"{base}/new", data=form)
     r.raise_for_status()
     gid = re.search(r'href="/g/([A-Za-z0-9_-]+)\?', r.text).group(1)
@@ -70,11 +76,11 @@ async def one_game(client: httpx.AsyncClient, base: str, args, n: int, deadline:
             if message is None:
                 message = json.loads(await ws.recv())
             if message.get("type") != "view" or not message["deciding"]:
-                if message.get("type") == "view" and ('class="result"' in message["html"] or "game-error" in message["html"]):
+                if message.get("type") == "view" and message["status"] != "playing":
                     break
                 message = None
                 continue
-            option = int(rng.choice(OPTION.findall(message["html"])))
+            option = rng.choice(message["options"])
             if args.think:  # a person reads the page before answering
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
             sent = time.perf_counter()
@@ -119,6 +125,85 @@ async def run(args, base: str) -> dict:
     return {"latencies": latencies, "counts": counts, "elapsed": elapsed, "gids": gids}
 
 
+async def lobby_under_bots(args, base: str) -> dict:
+    """N games of bots only started at once; the lobby asked for again and again while they play."""
+    form = {"game": args.game, "players": str(args.players), "lang": "en", **{f"seat{i}": args.bot for i in range(args.players)}}
+    async with httpx.AsyncClient(timeout=60) as client:
+        await client.get(f"{base}/")  # the lobby loads every game once, before the clock starts
+        started = time.perf_counter()
+        made = await asyncio.gather(*(client.post(f"{base}/new", data={**form, "seed": str(args.seed + n)})
+                                      for n in range(args.lobby_bots)))
+        creating = time.perf_counter() - started
+        assert all(r.status_code == 200 for r in made), [r.text for r in made if r.status_code != 200][:1]
+        latencies = []
+        deadline = time.monotonic() + args.seconds
+        while time.monotonic() < deadline:
+            sent = time.perf_counter()
+            r = await client.get(f"{base}/")
+            r.raise_for_status()
+            latencies.append(time.perf_counter() - sent)
+            await asyncio.sleep(0.05)
+        elapsed = time.perf_counter() - started
+    return {"latencies": latencies, "creating": creating, "elapsed": elapsed}
+
+
+def percentiles(values: list) -> dict:
+    lat = sorted(values)
+    pct = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
+    return {"p50": round(pct(0.50), 1), "p90": round(pct(0.90), 1), "p99": round(pct(0.99), 1),
+            "mean": round(statistics.mean(lat) * 1000, 1) if lat else None}
+
+
+def served(args, load) -> tuple[dict, int, int]:
+    """`load(args, base)` run against a server of its own: its result (with the processor time the server's own
+    process spent meanwhile in out["cpu"], its search workers' not counted), the decisions the server applied
+    (bots' included) and the games that finished."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "load.sqlite3"
+        proc = start_server(port, db, args.bot_tasks)
+        try:
+            before = cpu_of(proc.pid)
+            out = asyncio.run(load(args, f"http://127.0.0.1:{port}"))
+            out["cpu"] = cpu_of(proc.pid) - before
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            log = db.with_suffix(".log").read_text()
+            if log.strip():
+                print(log[-3000:], file=sys.stderr)
+        import sqlite3
+        with sqlite3.connect(db) as con:
+            applied = con.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+            finished = con.execute("SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0]
+    return out, applied, finished
+
+
+def cpu_of(pid: int) -> float:
+    """Seconds of processor time a process has spent (Linux's /proc; nan elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def main_lobby(args) -> None:
+    out, applied, finished = served(args, lobby_under_bots)
+    report = {"bots_games": args.lobby_bots, "game": args.game, "players": args.players, "bot": args.bot,
+              "seconds": round(out["elapsed"], 2), "all_created_in_s": round(out["creating"], 2),
+              "bot_decisions": applied, "games_finished": finished, "lobby_requests": len(out["latencies"]),
+              "lobby_ms": percentiles(out["latencies"]), "server_cpu_s": round(out["cpu"], 2)}
+    tell(args, report, f"{args.lobby_bots} games of {args.players} {args.bot} bots ({args.game}) created at once in "
+                       f"{report['all_created_in_s']} s; over {report['seconds']} s the bots made {applied} decisions "
+                       f"({finished} games finished) and the lobby answered {len(out['latencies'])} times: "
+                       f"p50 {report['lobby_ms']['p50']} ms, p99 {report['lobby_ms']['p99']} ms")
+
+
+def tell(args, report: dict, line: str) -> None:
+    print(json.dumps(report, indent=1) if args.json else line)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=50, help="concurrent games (at most 200)")
@@ -129,27 +214,17 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=2.0,
                     help="seconds a scripted person takes to answer, on average (0: answer at once, a stress test)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lobby-bots", type=int, default=0, help="games of bots only started at once; the lobby's times measured")
+    ap.add_argument("--bot", default="ismcts", choices=("ismcts", "random"), help="the bots of --lobby-bots")
+    ap.add_argument("--bot-tasks", type=int, default=None, help="the server's cap on bots' decisions at once (rules serve --bot-tasks)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.games = max(1, min(args.games, 200))
     args.seconds = max(1.0, min(args.seconds, 600.0))
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.sqlite3"
-        proc = start_server(port, db)
-        try:
-            out = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        finally:
-            proc.terminate()
-            proc.wait(10)
-            log = db.with_suffix(".log").read_text()
-            if log.strip():
-                print(log[-3000:], file=sys.stderr)
-        import sqlite3
-        with sqlite3.connect(db) as con:  # every decision the server applied, bots' included
-            applied = con.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
-    lat = sorted(out["latencies"])
-    pct = (lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000) if lat else (lambda q: float("nan"))
+    if args.lobby_bots:
+        args.lobby_bots = min(args.lobby_bots, 200)
+        return main_lobby(args)
+    out, applied, _ = served(args, run)
     report = {
         "games": args.games, "game": args.game, "players": args.players, "seconds": round(out["elapsed"], 2),
         "games_finished": out["counts"]["games"], "decisions_applied": applied,
@@ -157,19 +232,19 @@ def main() -> None:
         "person_decisions": out["counts"]["person"],
         "person_decisions_per_second": round(out["counts"]["person"] / out["elapsed"], 1),
         "refused": out["counts"]["refused"], "transport_errors": out["counts"]["errors"],
-        "latency_ms": {"p50": round(pct(0.50), 1), "p99": round(pct(0.99), 1),
-                       "mean": round(statistics.mean(lat) * 1000, 1) if lat else None},
+        "latency_ms": percentiles(out["latencies"]),
+        # the server's work per person's answer (with the bots' answers after it): steadier than the times on a
+        # machine shared with other work
+        "server_cpu_s": round(out["cpu"], 2),
+        "server_cpu_ms_per_person_decision": round(1000 * out["cpu"] / max(1, out["counts"]["person"]), 1),
     }
-    if args.json:
-        print(json.dumps(report, indent=1))
-    else:
-        print(f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering in "
-              f"~{args.think:g} s, bots) "
-              f"in {report['seconds']} s: {applied} decisions applied ({report['decisions_per_second']}/s), "
-              f"{report['person_decisions']} by the scripted persons ({report['person_decisions_per_second']}/s); "
-              f"answer -> page update p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms"
-              + (f"; {report['refused']} answers refused" if report["refused"] else "")
-              + (f"; {report['transport_errors']} connections lost" if report["transport_errors"] else ""))
+    tell(args, report, f"{args.games} concurrent games of {args.game} ({args.players} players: 1 scripted person answering "
+                       f"in ~{args.think:g} s, bots) "
+                       f"in {report['seconds']} s: {applied} decisions applied ({report['decisions_per_second']}/s), "
+                       f"{report['person_decisions']} by the scripted persons ({report['person_decisions_per_second']}/s); "
+                       f"answer -> page update p50 {report['latency_ms']['p50']} ms, p99 {report['latency_ms']['p99']} ms"
+                       + (f"; {report['refused']} answers refused" if report["refused"] else "")
+                       + (f"; {report['transport_errors']} connections lost" if report["transport_errors"] else ""))
 
 
 if __name__ == "__main__":

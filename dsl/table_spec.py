@@ -7,6 +7,7 @@ the engine knows a particular game's zones.
       zones:                            # how a zone shows (default: stacks)
         deck: count                     #   all | stacks | top | count | none
         discard: {owner: all, others: top}
+        tides: {owner: count, others: count, variant: tides}   # shown only in a game with that variant on
       variables: [first_player]         # the variables a player reads; the others are bookkeeping
       backs: {token: kind}              # what a face-down component's back shows: its kind or an attribute
       board: {zone: board, controller: controller, adjacent: adjacent}   # areas: who controls each, neighbours
@@ -30,6 +31,7 @@ MODES = ("all", "stacks", "top", "count", "none")
 class ZoneShow:
     owner: str = "stacks"  # how the zone's owner (a player, or the holder of the component it lies on) sees it
     others: str = "stacks"  # how everyone else sees it
+    variant: str | None = None  # shown only when this variant is on (its components sit out the other games)
 
 
 @dataclass
@@ -80,7 +82,12 @@ def read_table_spec(raw, doc, voc, functions: dict, report: Report, options: set
             if mode not in MODES:
                 report.error("VOCAB-VALUE", f"table: zone '{name}' cannot show as '{mode}'", where("zones", name),
                              f"one of: {', '.join(MODES)}")
-        spec.zones[name] = ZoneShow(*pair)
+        variant = how.get("variant") if isinstance(how, dict) else None
+        if variant is not None and variant not in voc.variants:
+            report.error("REF-UNDEF", f"table: zone '{name}': no variant '{variant}'", where("zones", name, "variant"),
+                         did_you_mean(str(variant), voc.variants))
+            variant = None
+        spec.zones[name] = ZoneShow(*pair, variant)
     shown = []
     for i, name in enumerate(raw.get("variables") or ()):
         if name not in voc.variables:

@@ -61,3 +61,14 @@ def test_ladder_usage_errors(capsys):
     assert "no agent 'nobody'" in capsys.readouterr().err
     assert main(["ladder", "kings_bounty", "--agents", "greedy,ismcts:simulations=0", "--games", "2"]) == 2
     assert "simulations must be from 1" in capsys.readouterr().err
+
+
+def test_a_bench_can_deal_each_game_once_per_seat():
+    """bench_strength --paired: game i is dealt seed + i // deal_every, so each deal meets every seating."""
+    from interpreter.batch.simulation import Batch, run_batch
+    batch = Batch("kings_bounty", players=2, games=4, seed=9, lineups=(("greedy", "random"), ("random", "greedy")),
+                  deal_every=2)
+    records = run_batch(batch, workers=1)
+    assert [r["seed"] for r in records] == [9, 9, 10, 10]
+    assert [r["agents"] for r in records] == [["greedy", "random"], ["random", "greedy"]] * 2
+    assert all(not r["error"] for r in records)

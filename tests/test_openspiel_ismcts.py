@@ -14,17 +14,19 @@ from interpreter.cli import main  # noqa: E402
 from interpreter.runtime.games import load_compiled  # noqa: E402
 
 # ISMCTS as P1 against random bots, one game per seed from 1000 on, with the options of its case (the
-# rest the agent's defaults: one drawn world a decision, rollouts cut after 30 decisions and valued by
-# rank); the baseline is how often a random P1 wins (a shared win counts) against random bots in the same
+# rest the agent's defaults: four drawn worlds a decision, leaves valued by the game's evaluation at once,
+# PUCT); the baseline is how often a random P1 wins (a shared win counts) against random bots in the same
 # game, no lower than a fair share. bench/bench_ismcts.py measures more games (README, "Bots").
 # King's Bounty (2 players): 50 simulations won 12 of these 12 games (it takes 11 for p < 0.01), about 3 s a game.
 # B'Twixt (quick variant, 3 players; a random P1 wins about 36 %): against random bots the deal decides much
 # of the game, so ISMCTS wins about 60 % and it takes some 40 games to tell it from random at p < 0.01:
-# 50 simulations with rollouts cut at 20 decisions won 24 of these 42 games (p = 0.004), about 3.7 s a game,
-# the suite's slowest test (some 2.5 minutes of one core).
+# 50 simulations with rollouts cut at 20 decisions, one world a decision and UCT (the settings it was measured
+# with, before the defaults changed) won 24 of these 42 games (p = 0.004), about 3.7 s a game, the suite's
+# slowest test (some 2.5 minutes of one core).
 CASES = {
     "kings_bounty": {"players": 2, "games": 12, "options": {"simulations": 50}},
-    "btwixt": {"players": 3, "games": 42, "variants": ("quick",), "options": {"simulations": 50, "horizon": 20}},
+    "btwixt": {"players": 3, "games": 42, "variants": ("quick",),
+               "options": {"simulations": 50, "horizon": 20, "worlds": 1, "widening": 2.0, "puct": 0}},
 }
 BASELINE_GAMES = 300
 
@@ -86,6 +88,7 @@ def test_rules_play_with_an_ismcts_agent(capsys):
     ("simulations=0", "must be from 1 to 10000"),
     ("uct_c=nan", "must be from 0 to 100"),
     ("horizon=-1", "must be from 0 to 10000"),
+    ("puct=2", "must be from 0 to 1"),
 ])
 def test_bad_agent_args_are_usage_errors(arg, message, capsys):
     code = main(["play", "kings_bounty", "--agents", "ismcts", "--agent-arg", arg, "--quiet"])
@@ -123,3 +126,19 @@ def test_the_tree_key_tells_apart_exactly_what_the_information_string_does(name,
             assert by_string.setdefault(text, key) == key and by_key.setdefault((p, key), text) == text
             pairs += 1
     assert len(by_string) < pairs  # some branches met: the test compared equal states too
+
+
+def test_the_search_explores_as_the_evaluation_ranks_by_default():
+    """PUCT (the library's) by default: of two children equal so far, the one the evaluation ranks higher is
+    searched next, where UCT would toss a coin; `puct=0` gives plain UCT."""
+    from open_spiel.python.algorithms import ismcts
+    session = Session(load_compiled("kings_bounty"), 2, 3, start=False)
+    chosen = {}
+    for puct in (1, 0):
+        agent = make_agent("ismcts", 0, 3, {"puct": puct})
+        agent.attach(session)
+        node = ismcts.ISMCTSNode()
+        node.total_visits = 10
+        node.child_info = {0: ismcts.ChildInfo(5, 2.5, 0.1), 1: ismcts.ChildInfo(5, 2.5, 0.9)}
+        chosen[puct] = {agent.bot.select_action(node) for _ in range(40)}
+    assert chosen == {1: {1}, 0: {0, 1}}

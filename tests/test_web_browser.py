@@ -83,8 +83,9 @@ def page(browser):
     assert not dialogs, f"content ran script in the page: {dialogs}"
 
 
-def start_game(page, base, game, players, seats, lang="en", hotseat=False, seed=1):
-    """Through the lobby's form, as a person would; returns the room id and the links page's seat links."""
+def start_game(page, base, game, players, seats, lang="en", hotseat=False, seed=1, pace=0):
+    """Through the lobby's form, as a person would (the bots' pause `pace` seconds: none by default, to be
+    quick); returns the room id and the links page's seat links."""
     page.goto(f"{base}/?lang={lang}")
     form = page.locator(f"#game-{game} form")
     form.locator("select.players").select_option(str(players))
@@ -94,6 +95,7 @@ def start_game(page, base, game, players, seats, lang="en", hotseat=False, seed=
     if hotseat:
         form.locator("input[name=hotseat]").check()
     form.locator("input[name=seed]").fill(str(seed))
+    form.locator("input[name=pace]").fill(str(pace))
     form.locator("button[type=submit]").click()
     links = [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
     hot = page.locator("a.hot-link")
@@ -226,22 +228,29 @@ def _texts_of(html_text: str, printed: list, logged: list) -> str:
 def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, browser):
     from tests.test_presentation import _describe, _string_literals, leaks, unwritten
     from interpreter.present.views import can_see
+    from tests.test_web_routes import settle
     from interpreter.present.words import card_text
     from dsl.translations import player_texts
     app, base = server
     contexts = [browser.new_context() for _ in range(2)]
     pages = [c.new_page() for c in contexts]
     frames: list[list[str]] = [[], []]
+    had: list[list[str]] = [[], []]  # each page's view in parts, as its socket sent them
     for i, pg in enumerate(pages):
         pg.set_default_timeout(TIMEOUT)
         pg.on("websocket", lambda ws, i=i: ws.on("framereceived", lambda payload, i=i: frames[i].append(payload)))
     try:
         gid, links, _ = start_game(pages[0], base, "btwixt", 3, ["person", "person", "random"], seed=4)
         room = app.state.rooms.get(gid)
+        room.speak("ru")  # the log kept in both languages, as when a Russian page looks on: both are checked
         game = room.game
         messages = [game.content.translations.message(t) for t in player_texts(game.content.modules)]
-        written = {p for m in messages for p in m.pieces("en") if isinstance(p, str)} | set(_string_literals(game.content.modules))
-        written = sorted((p for p in written if len(p) > 3), key=len, reverse=True)
+        literals = set(_string_literals(game.content.modules))
+        written_in = {}  # the rules' own words, per language: a line is checked in every language it is kept in
+        for lang in room.languages:
+            written = {p for m in messages for p in m.pieces(lang) if isinstance(p, str)} | literals
+            written_in[lang] = sorted((p for p in written if len(p) > 3), key=len, reverse=True)
+        written = written_in["en"]
         told = room.session.rt.account
 
         def checked(to, text, state, viewer):  # every line as each seat reads it, checked when it is told
@@ -249,15 +258,20 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
             told(to, text, state, viewer)
             for i in range(2):
                 for ln in list(room.lines[i])[sizes[i]:]:
-                    found = leaks(state, i, [unwritten(ln.text, written)])
-                    assert not found, f"the line {ln.text!r} told P{i + 1} {found}"
-                    lines_checked.append(ln.text)
+                    for lang, said in ln.texts.items():
+                        found = leaks(state, i, [unwritten(said, written_in[lang])])
+                        assert not found, f"the line {said!r} told P{i + 1} {found}"
+                    assert set(ln.texts) == {"en", "ru"}
+                    lines_checked.append(ln.texts["en"])
         lines_checked: list = []
         room.session.rt.account = checked
         for i in range(2):
             open_seat(pages[i], base, links[i])
         rng, checked = random.Random(4), 0
         while room.status == "playing":
+            settle(app, gid)  # the bot's answers (played in the background) are in
+            if room.status != "playing":
+                break
             for i, pg in enumerate(pages):  # both pages show the game as it is now
                 wait_at_least(pg, room.version)
             state = room.session.state
@@ -267,10 +281,15 @@ def test_btwixt_two_seats_in_two_contexts_see_nothing_hidden_from_them(server, b
                 texts = [_texts_of(pg.content(), printed, logged)]
                 for payload in frames[i]:
                     message = json.loads(payload)
-                    texts.append(_texts_of(message.get("html", ""), printed, logged) + " " +
-                                 json.dumps({k: v for k, v in message.items() if k != "html"}))
+                    if message.get("type") == "held":
+                        had[i] = []  # a new socket sends every part again
+                    # the view whole, as the page puts it together: a part's number is a part of its last view
+                    had[i] = [had[i][p] if isinstance(p, int) else p for p in message.get("parts") or []] or had[i]
+                    html = "".join(had[i]) if message.get("type") == "view" else ""
+                    texts.append(_texts_of(html, printed, logged) + " " +
+                                 json.dumps({k: v for k, v in message.items() if k != "parts"}))
                 frames[i].clear()
-                told_to = {ln.text for ln in room.lines[i]}
+                told_to = {ln.texts["en"] for ln in room.lines[i]}
                 assert not [x for x in logged if x not in told_to], f"seat P{i + 1} shown a line not told to it"
                 found = leaks(state, i, [unwritten(t, written) for t in texts])
                 assert not found, f"seat P{i + 1} was shown {found}"

@@ -211,6 +211,7 @@ def test_after_a_bid_the_influence_tracks_show_the_new_order(server, page):
             break
         n = len(session.history)
         room.answer(token, n, random.Random(f"3/{n}").randrange(len(d.values)))
+        room.play_bots()  # here and now: the server plays them in the background (interpreter.web.bots)
     assert bid, "no Clash of Kings in the first 600 decisions"
     wait_at_least(page, room.version)
     tracks = page.locator("#tracks .track[data-how=order]").all()

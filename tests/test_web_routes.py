@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import warnings
 from pathlib import Path
 
@@ -60,6 +61,14 @@ def option_of(v: dict, words: str) -> int:
     matches = [int(i) for i, text in found if words in text]
     assert matches, f"no option reads {words!r}: {found}"
     return matches[0]
+
+
+def settle(app, gid, timeout: float = 20.0):
+    """Until the game's bots, playing in the background, have nothing left to do."""
+    bots, deadline = app.state.bots, time.monotonic() + timeout
+    while bots.busy(gid):
+        assert time.monotonic() < deadline, "the bots are still playing"
+        time.sleep(0.005)
 
 
 def snapshot(app, gid):
@@ -163,8 +172,9 @@ def test_undo_takes_back_the_one_persons_last_decision_and_bots_play_on(server):
     v = view(client, gid, p1)
     before = snapshot(app, gid)
     assert answer(client, gid, p1, v["decision"], option_of(v, "North")).status_code == 200
+    settle(app, gid)
     moved = snapshot(app, gid)
-    assert len(moved[0]) > len(before[0]) + 1  # the bot answered right after
+    assert len(moved[0]) > len(before[0]) + 1  # the bot answered after
     assert client.post(f"/api/g/{gid}/undo", json={"token": "nope"}).status_code == 403
     assert client.post(f"/api/g/{gid}/undo", json={"token": p1}).status_code == 200
     assert snapshot(app, gid) == before  # back to the person's last decision, asked again
@@ -177,9 +187,10 @@ def test_undo_takes_back_the_one_persons_last_decision_and_bots_play_on(server):
 
 def test_a_seat_goes_to_a_bot_and_back(server):
     app, client = server
-    gid, (p1, p2), _ = new_game(client)
+    gid, (p1, p2), _ = new_game(client, seed=1)  # a seed where P1's bot does not take the card that stops the game
     assert client.post(f"/api/g/{gid}/seat", json={"token": p2, "kind": "root"}).status_code == 422
     assert client.post(f"/api/g/{gid}/seat", json={"token": p1, "kind": "random"}).status_code == 200
+    settle(app, gid)
     room = app.state.rooms.get(gid)
     assert room.decider() == 1 or room.status != "playing"  # the bot took P1's turn at once
     assert "data-option" not in view(client, gid, p1)["html"]
@@ -241,9 +252,15 @@ def test_the_websocket_says_which_seats_a_page_holds_and_pushes_each_change(serv
         assert ws.receive_json()["type"] == "notice"
         first = ws.receive_json()
         assert first["type"] == "view" and first["seat"] == 0 and first["deciding"]
-        answer(client, gid, p1, first["decision"], option_of(first, "Plain card"))
+        assert all(isinstance(p, str) for p in first["parts"]) and first["options"]  # the first view comes whole
+        answer(client, gid, p1, first["decision"], option_of({"html": "".join(first["parts"])}, "Plain card"))
         pushed = ws.receive_json()
         assert pushed["version"] > first["version"] and pushed["decision"] == first["decision"] + 1  # now: where P1 stands
+        # an update carries the parts that changed: the others come as their number in the page's last view
+        assert any(isinstance(p, int) for p in pushed["parts"]) and any(isinstance(p, str) for p in pushed["parts"])
+        assert len(json.dumps(pushed)) < len(json.dumps(first))
+        whole = [first["parts"][p] if isinstance(p, int) else p for p in pushed["parts"]]
+        assert "".join(whole) == view(client, gid, p1)["html"]  # the page puts it together again
     with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{gid}") as ws:  # a message over the bound closes the socket
         ws.send_text("x" * 5000)
         assert ws.receive()["type"] == "websocket.close"
@@ -299,8 +316,11 @@ def test_an_ismcts_bot_plays_its_seat_on_the_server(server):
     gid, (p1, _), _ = new_game(client, seats=("person", "ismcts"), seed=3)
     v = view(client, gid, p1)
     assert answer(client, gid, p1, v["decision"], option_of(v, "Plain card")).status_code == 200
+    settle(app, gid)
     v = view(client, gid, p1)
     assert answer(client, gid, p1, v["decision"], option_of(v, "North")).status_code == 200
+    settle(app, gid)
     room = app.state.rooms.get(gid)
-    assert room.seats[1].agent is not None and 1 in room.deciders  # the search answered P2's decisions
+    assert app.state.bots.searchers is not None  # a worker process searched
+    assert [n for n, (seat, bot) in enumerate(zip(room.deciders, room.by_bot)) if seat == 1 and bot]  # P2's decisions
     assert room.decider() == 0 or room.status != "playing"

@@ -28,7 +28,7 @@ def _require_openspiel():
 
 
 class ISMCTSAgent:
-    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 1, horizon: int = 30, prior_depth: int = 2, widening: float = 2.0):
+    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 4, horizon: int = 0, prior_depth: int = 2, widening: float = 1.0, puct: int = 1):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
@@ -41,6 +41,9 @@ class ISMCTSAgent:
         self.horizon = horizon
         self.prior_depth = prior_depth  # how deep options are ranked by the evaluation one move ahead
         self.widening = widening  # a node of n visits has at most widening * sqrt(n + 1) children, where ranked
+        # 1: the library's PUCT selection, whose exploration follows the prior (the evaluation one move ahead), so the
+        # search starts where the greedy agent would play and leaves it only when deeper play says so; 0: plain UCT
+        self.puct = puct
         # (the decision they were drawn at, the worlds, what their copies' players were shown: see `_Memo`)
         self.drawn: tuple = (None, [], {})
         self.turn = 0
@@ -66,7 +69,9 @@ class ISMCTSAgent:
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
         self.evaluator = JudgedRollouts(self.horizon, self.np_rng, self.prior_depth)
         self.bot = _keyed(ismcts)(self.game, self.evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
-                                  final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+                                  final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                                  child_selection_policy=ismcts.ChildSelectionPolicy.PUCT if self.puct
+                                  else ismcts.ChildSelectionPolicy.UCT)
         self.bot.widening = self.widening
         self.bot.set_resampler(self._resample)
 

@@ -260,11 +260,12 @@ AGENT_KINDS = ("random", "human", "ismcts", "greedy")
 AGENT_ARGS = {
     "simulations": (int, 100, 1, 10_000, "simulations per decision (the search budget)"),
     "uct_c": (float, 1.0, 0.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
-    "worlds": (int, 1, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them "
-               "(greedy: an option's value is its mean over this many worlds)"),
-    "horizon": (int, 30, 0, 10_000, "random decisions a rollout plays before the position is valued by the game's evaluation"),
+    "worlds": (int, 4, 1, 10_000, "worlds drawn per decision; past that, simulations search copies of them "
+               "(greedy: 1 unless set, an option's value is its mean over this many worlds)"),
+    "horizon": (int, 0, 0, 10_000, "random decisions a rollout plays before the position is valued by the game's evaluation"),
     "prior_depth": (int, 2, 0, 100, "decisions deep from the root where options are ranked by the evaluation one move ahead"),
-    "widening": (float, 2.0, 0.0, 100.0, "a ranked node of n visits has at most widening * sqrt(n + 1) children (0: all)"),
+    "widening": (float, 1.0, 0.0, 100.0, "a ranked node of n visits has at most widening * sqrt(n + 1) children (0: all)"),
+    "puct": (int, 1, 0, 1, "1: children selected by PUCT, exploring as the evaluation's ranking says; 0: by UCT"),
 }
 
 

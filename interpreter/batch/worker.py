@@ -1,5 +1,5 @@
 """One chunk of a batch, wherever it runs (this process, a worker process, a Ray task): game i of a
-batch is played with seed `seed + i` by agents (random ones by default) seeded from that seed alone, so its record is
+batch is played with seed `seed + i` (`seed + i // deal_every` when deals repeat) by agents (random ones by default) seeded from that seed alone, so its record is
 the same whichever process or machine plays it."""
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ class Batch:
     # a ladder's seatings: game i seats lineups[i % len(lineups)] (one agent per seat) instead of `agents`
     lineups: tuple = ()
     timed: bool = False  # record each seat's CPU seconds spent deciding (benches: games per CPU-minute)
+    # games dealt alike: game i is dealt seed + i // deal_every (a bench plays each deal once per seat, so that
+    # the luck of a deal falls on every agent alike)
+    deal_every: int = 1
 
     def seat_agents(self, index: int = 0) -> list:
         if self.lineups:
@@ -50,7 +53,7 @@ def play_game(game, batch: Batch, index: int, spec=None) -> dict:
     from interpreter.batch.game_facts import count_calls, game_end_facts, per_player_values, track_played
     from interpreter.runtime.session import Session
 
-    seed = batch.seed + index
+    seed = batch.seed + index // batch.deal_every
     record = {"index": index, "seed": seed, "players": batch.players}
     session = None
     try:

@@ -199,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("games", nargs="*", metavar="GAME", help="more game folders (or names under content/) for the lobby")
     sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets others on the network join)")
     sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--bot-tasks", type=int, default=None, metavar="N",
+                    help="bots' decisions worked on at once, for all games together (default: one per processor)")
     sv.add_argument("--db", type=Path, help="the SQLite file the games are kept in (default: $XDG_DATA_HOME/tabletop-rules/games.sqlite3)")
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
                     help="one more name the server answers as (e.g. a proxy's public name); requests naming any other "
@@ -239,6 +241,8 @@ def cmd_serve(args) -> int:
         raise DiagnosticError([Diagnostic("USAGE", f"--games-per-client {args.games_per_client}: at least 1")])
     if not 0 <= args.port <= 65535:
         raise DiagnosticError([Diagnostic("USAGE", f"--port {args.port}: a port is from 0 to 65535")])
+    if args.bot_tasks is not None and not 1 <= args.bot_tasks <= 64:
+        raise DiagnosticError([Diagnostic("USAGE", f"--bot-tasks {args.bot_tasks}: from 1 to 64")])
     try:
         guard = Guard.serving(args.host, args.port, args.allow_host, games_per_client=args.games_per_client)
     except ValueError as err:
@@ -254,7 +258,7 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders, guard)
+        app = make_app(db, folders, guard, bot_tasks=args.bot_tasks)
     except sqlite3.Error as err:
         if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
             raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",

@@ -163,7 +163,7 @@ def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int
     show = spec.show(zone.name)
     owner = zone_owner(zone)
     mode = show.owner if viewer is not None and owner == viewer else show.others
-    if mode == "none":
+    if mode == "none" or (show.variant is not None and show.variant not in pr.state.variants):
         return None
     view = ZoneView(pr.zone(zone), zone.name, owner, len(zone.items), mode)
     if mode == "count":

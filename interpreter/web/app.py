@@ -1,8 +1,9 @@
-"""The web server's routes (Starlette): the lobby, a game's page, its websocket, and the JSON calls a page
-makes. A seat's secret token travels in the page address's #fragment (never sent in a request line, so
-never in an access log or a Referer), then in the websocket's first message and in each call's JSON body.
-Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched. Hosts and
-origins are checked before any route runs (interpreter.web.guard).
+"""The web server's routes (Starlette): the lobby, a game's page, its websocket (interpreter.web.live), and
+the JSON calls a page makes. A seat's secret token travels in the page address's #fragment (never sent in a
+request line, so never in an access log or a Referer), then in the websocket's first message and in each
+call's JSON body. Bodies and websocket messages are bounded; every refusal is a 4xx with the game untouched.
+Hosts and origins are checked before any route runs (interpreter.web.guard). No request plays a bot: the
+handlers hand the game to interpreter.web.bots once a change is committed.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import math
+import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -20,7 +22,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from dsl.diagnostics import DiagnosticError
 from dsl.limits import MAX_PLAYERS
@@ -28,12 +30,14 @@ from dsl.plurals import plural
 from interpreter.present.icons import sprite, sprite_version
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
+from interpreter.web.bots import Bots
 from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware, read_json, whole_number
-from interpreter.web.rooms import LOG, MAX_PAGES, Refused, Rooms
+from interpreter.web.live import serve_page
+from interpreter.web.mine import your_games
+from interpreter.web.rooms import LOG, MAX_PACE, Refused, Rooms
 from interpreter.web.store import Store
 
 MAX_BODY = 16 * 1024  # bytes of a request body: a form or an answer is far smaller
-MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
 HERE = Path(__file__).resolve().parent
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -82,14 +86,6 @@ async def _body(request: Request) -> bytes:
     return b"".join(chunks)
 
 
-async def _frame(ws: WebSocket) -> str | None:
-    """The next text frame of a websocket, None for a binary one; WebSocketDisconnect when the page leaves."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    return message.get("text")
-
-
 async def _json_body(request: Request) -> dict:
     try:
         data = read_json((await _body(request)).decode("utf-8"))
@@ -102,13 +98,26 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None) -> Starlette:
-    """The server's app; `guard` says which hosts, origins and how many games per client it accepts (by
-    default: loopback names on any port)."""
+def _pace(text: str) -> float:
+    """A bot's pause as the lobby's form sends it: seconds in ASCII digits, with at most three decimals."""
+    if not text:
+        return 0.0
+    pace = float(text) if re.fullmatch(r"[0-9]{1,2}(\.[0-9]{1,3})?", text) else None
+    if pace is None or not 0 <= pace <= MAX_PACE:
+        raise Refused(422, f"a bot's pause is a number of seconds from 0 to {MAX_PACE:g}")
+    return pace
+
+
+def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None, *,
+             bot_tasks: int | None = None) -> Starlette:
+    """The server's app: its games in the SQLite file `db`, the lobby's games (content/ and `folders`); `guard`
+    says which hosts, origins and how many games per client it accepts (by default: loopback names on any
+    port); at most `bot_tasks` bots' decisions are worked on at once (by default one per processor)."""
     guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
     limit = CreationLimit(guard.games_per_client, guard.window)
+    bots = Bots(bot_tasks)
     env = pages.environment()
 
     async def lobby(request: Request):
@@ -140,8 +149,14 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         if one("seed") and seed is None:
             raise Refused(422, "a seed is a whole number below 2147483648, written in the digits 0 to 9")
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
-                                       seed, one("hotseat") == "1")
+                                       seed, one("hotseat") == "1", _pace(one("pace")))
+        bots.kick(room)  # the bots play in the background: the seats' links are shown at once
         return _html(pages.links(env, room, room.row.lang))
+
+    async def links_again(request: Request):
+        """The seats' links page asked again (Back, a reload): its links come from the address's #fragment."""
+        room = rooms.get(request.path_params["gid"])
+        return _html(pages.links(env, room, _lang(request), secrets=False))
 
     async def game_page(request: Request):
         room = rooms.get(request.path_params["gid"])
@@ -152,19 +167,42 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.answer, data.get("token"), data.get("decision"), data.get("option"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
 
     async def undo(request: Request):
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.undo, data.get("token"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
 
     async def seat_kind(request: Request):
         data = await _json_body(request)
         room = rooms.get(request.path_params["gid"])
         await run_in_threadpool(room.set_kind, data.get("token"), data.get("kind"))
+        bots.kick(room)
         return _json({"ok": True, "version": room.version})
+
+    async def chat(request: Request):
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        await run_in_threadpool(room.say, data.get("token"), data.get("text"))
+        return _json({"ok": True})
+
+    async def rematch(request: Request):
+        """The game again (made once, whoever asks first); each seat's page then shows its own new link."""
+        data = await _json_body(request)
+        room = rooms.get(request.path_params["gid"])
+        new = await run_in_threadpool(rooms.rematch, room, data.get("token"))
+        bots.kick(new)
+        return _json({"ok": True, "game": new.id})
+
+    async def mine(request: Request):
+        """The lobby's "your games": the state of the seats whose tokens the browser holds, and of no other."""
+        data = await _json_body(request)
+        lang = data.get("lang") if data.get("lang") in LANGUAGES else "en"
+        return _json({"games": your_games(rooms, data.get("seats"), lang)})
 
     async def view(request: Request):
         """The live view as JSON, for a page without a websocket (and for tests): a token's seat, else a spectator's."""
@@ -200,87 +238,7 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         return _download(room)
 
     async def socket(ws: WebSocket):
-        try:
-            await _socket(ws)
-        except (WebSocketDisconnect, RuntimeError):  # the page left, or its connection dropped: nothing went wrong here
-            LOG.debug("the page of game %s left", ws.path_params.get("gid"))
-
-    async def _socket(ws: WebSocket):
-        try:
-            room = rooms.get(ws.path_params["gid"])
-        except Refused:
-            await ws.close(code=4404)
-            return
-        await ws.accept()
-        try:
-            hello = await asyncio.wait_for(_frame(ws), 30)
-        except asyncio.TimeoutError:
-            await ws.close(code=4408)
-            return
-        if hello is None:
-            await ws.close(code=1003)  # a binary frame: the page sends text
-            return
-        if len(hello) > MAX_MESSAGE:
-            await ws.close(code=1009)
-            return
-        try:
-            data = read_json(hello)
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            await ws.close(code=4400)
-            return
-        tokens = data.get("tokens") if isinstance(data.get("tokens"), list) else []
-        held = []
-        unknown = False
-        for token in tokens[:16]:
-            seat = room.seat_of(token)
-            if seat is None:
-                unknown = True
-            elif seat not in held:
-                held.append(seat)
-        lang = data.get("lang") if data.get("lang") in LANGUAGES else room.row.lang
-        await ws.send_json({"type": "held", "seats": [room.seat_of(t) for t in tokens[:16]]})
-        if unknown:
-            await ws.send_json({"type": "notice", "key": "unknown link"})
-        changed = asyncio.Event()
-        loop = asyncio.get_running_loop()
-
-        def tell():
-            loop.call_soon_threadsafe(changed.set)
-        with room.lock:
-            full = len(room.listeners) >= MAX_PAGES
-            if not full:
-                room.listeners.append(tell)
-        if full:
-            await ws.close(code=1013)  # try again later: this game has as many pages open as it serves
-            return
-        current, sent = (held[0] if held else None), None
-        receiving = asyncio.ensure_future(_frame(ws))
-        try:
-            while True:
-                changed.clear()
-                decider = room.decider()
-                if decider in held:
-                    current = decider  # hot-seat: the page turns to the seat that decides now
-                key = (room.version, current)
-                if key != sent:
-                    sent = key
-                    await ws.send_json(await run_in_threadpool(pages.view, env, room, current, lang))
-                waiting = asyncio.ensure_future(changed.wait())
-                done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
-                if receiving in done:
-                    waiting.cancel()
-                    message = receiving.result()  # raises WebSocketDisconnect when the page leaves
-                    if message is None or len(message) > MAX_MESSAGE:
-                        await ws.close(code=1003 if message is None else 1009)
-                        return
-                    receiving = asyncio.ensure_future(_frame(ws))
-        finally:  # the page left (WebSocketDisconnect, told by socket()) or its socket was closed
-            receiving.cancel()
-            with room.lock:
-                if tell in room.listeners:
-                    room.listeners.remove(tell)
+        await serve_page(ws, env, rooms)
 
     async def icons(request: Request):
         """The vendored icons as one SVG of symbols (interpreter.present.icons), named by their hash: kept for good."""
@@ -299,20 +257,28 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         Route("/", lobby),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/new", new_game, methods=["POST"]),
+        Route("/api/mine", mine, methods=["POST"]),
         Route("/g/{gid}", game_page),
+        Route("/g/{gid}/links", links_again),
         Route("/g/{gid}/log.json", public_log),
         Route("/api/g/{gid}/answer", answer, methods=["POST"]),
         Route("/api/g/{gid}/undo", undo, methods=["POST"]),
         Route("/api/g/{gid}/seat", seat_kind, methods=["POST"]),
         Route("/api/g/{gid}/view", view, methods=["POST"]),
         Route("/api/g/{gid}/log", seat_log, methods=["POST"]),
+        Route("/api/g/{gid}/chat", chat, methods=["POST"]),
+        Route("/api/g/{gid}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/{gid}", socket),
         Route("/icons-{version}.svg", icons),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     @contextlib.asynccontextmanager
     async def lifespan(_app):
+        bots.start(asyncio.get_running_loop())
+        for room in list(rooms.rooms.values()):  # the games resumed: their bots play on where they were
+            bots.kick(room)
         yield
+        bots.stop()
         store.close()
 
     app = Starlette(routes=routes, exception_handlers={Refused: refused, DiagnosticError: failed}, lifespan=lifespan,
@@ -320,4 +286,5 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
                     max_body_size=4 * MAX_BODY)  # a second bound, below which _body refuses with JSON
     app.state.rooms = rooms
     app.state.store = store
+    app.state.bots = bots
     return app

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
 
 from dsl.translations import text_in
 from interpreter.present.options import option_refs
@@ -26,6 +25,8 @@ from interpreter.present.words import Presenter, shown_to
 from interpreter.web import draw
 
 HERE = Path(__file__).resolve().parent
+MAX_LISTED = 200  # the lobby lists the games in play among the last ones made
+DEFAULT_PACE = 0.5  # seconds a bot waits before each decision, as the lobby proposes it
 
 
 def web_phrase(lang: str, key: str, **values) -> str:
@@ -35,7 +36,8 @@ def web_phrase(lang: str, key: str, **values) -> str:
 
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      auto_reload=False)  # the templates are read once: no stat() of each file at every page
     env.globals.update(t=web_phrase, say=say, zone_html=draw.zone_html, track_html=draw.track_html,
                        colour_chip=draw.colour_chip, option_face=draw.option_face)
     return env
@@ -61,9 +63,10 @@ def lobby(env: Environment, rooms, lang: str) -> str:
         spec = content.manifest["players"]
         games.append({"key": key, "name": game_name(game, lang), "error": None, "min": spec["min"], "max": spec["max"],
                       "default": spec.get("default") or spec["min"], "languages": content.vocabulary.languages,
-                      "variants": [(v, content.translations.word(lang, v)) for v in content.vocabulary.variants]})
+                      "variants": [(v, content.translations.word(lang, v)) for v in content.vocabulary.variants],
+                      "pace": DEFAULT_PACE})
     running = [{"id": r.id, "name": game_name(r.game, lang), "status": r.status, "players": r.players}
-               for r in rooms.rooms.values()]
+               for r in list(rooms.rooms.values())[-MAX_LISTED:] if r.status == "playing"]
     return env.get_template("lobby.html").render(lang=lang, games=games, running=running, failed=rooms.failed,
                                                  kinds=_kinds())
 
@@ -73,11 +76,17 @@ def _kinds() -> list[str]:
     return list(KINDS)
 
 
-def links(env: Environment, room, lang: str) -> str:
-    seats = [{"player": say(lang, "player", n=i + 1), "kind": s.kind, "token": s.token} for i, s in enumerate(room.seats)]
-    persons = [s.token for s in room.seats if s.kind == "person"]
-    return env.get_template("links.html").render(lang=lang, room=room, name=game_name(room.game, lang), seats=seats,
-                                                 hot=".".join(persons) if room.row.hotseat and persons else None)
+def links(env: Environment, room, lang: str, secrets: bool = True) -> str:
+    """The seats' links of a new game. Without `secrets` (the page asked again, by its address): the same page,
+    its links made by its script from the #fragment the first one left in the browser's history."""
+    seats = [{"player": say(lang, "player", n=i + 1), "kind": s.kind, "token": s.token if secrets else ""}
+             for i, s in enumerate(room.seats)]
+    persons = [s.token for s in room.seats if s.kind == "person"] if secrets else []
+    return env.get_template("links.html").render(
+        lang=lang, room=room, name=game_name(room.game, lang), seats=seats, secrets=secrets,
+        hot=".".join(persons) if room.row.hotseat and persons else None,
+        hotseat=room.row.hotseat and any(s.kind == "person" for s in room.seats),
+        everything=".".join(s.token for s in room.seats) if secrets else "")
 
 
 def game_page(env: Environment, room, lang: str) -> str:
@@ -122,6 +131,7 @@ def _changed(room, viewer, model, asked: int | None) -> dict | None:
 
 def view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     """The live part of a game page for `viewer` (None: a spectator): its HTML and what the script needs."""
+    room.speak(lang)  # the log in the page's language
     with room.lock:
         return _view(env, room, viewer, lang)
 
@@ -160,7 +170,8 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked))
     static = _static(room, lang) if drawn.board is not None else None
     last = room.last_of.get(viewer, -1) if viewer is not None else None
-    lines = [{"text": ln.text, "private": ln.private, "new": last is not None and ln.n > last}
+    told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
+    lines = [{"text": ln.texts[told], "private": ln.private, "new": last is not None and ln.n > last}
              for ln in reversed(room.lines.get(viewer, ()))]
     result = None
     if room.status == "finished":
@@ -172,9 +183,8 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         lang=lang, scene=drawn, texts=model.texts, pr=pr, question=question, lines=lines, result=result, room=room,
         viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, error=room.error,
         board_svg=draw.board_svg(drawn.board, static[2], {"board": web_phrase(lang, "board")}) if static else None,
-        static_key=f"{room.id}/{lang}", new_lines=sum(1 for ln in lines if ln["new"]), log_open=question is None and viewer is None,
-        can_undo=viewer is not None and room.can_undo() and seat.kind == "person",
-        can_download=room.status != "playing" or (viewer is not None and room.one_person()))
+        static_key=f"{room.id}/{lang}", new_lines=sum(1 for ln in lines if ln["new"]),
+        log_open=question is None and viewer is None)  # what the seat may do besides answering: live.py, seat_tools.html
     return {"type": "view", "version": room.version, "seat": viewer, "deciding": question is not None,
             "decision": question["decision"] if question else None, "html": html,
             "player": pr.player(viewer, False) if viewer is not None else None}

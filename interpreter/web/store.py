@@ -29,7 +29,9 @@ CREATE TABLE IF NOT EXISTS games (
     content_hash TEXT NOT NULL,
     status TEXT NOT NULL,        -- playing | finished | error
     error TEXT,                  -- JSON diagnostic when status is error
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    pace REAL NOT NULL DEFAULT 0,  -- seconds a bot waits before each of its decisions (0: none)
+    rematch TEXT                 -- the id of the game that replays this one (a rematch), once made
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -45,9 +47,20 @@ CREATE TABLE IF NOT EXISTS decisions (
     seat INTEGER,
     choice INTEGER NOT NULL,
     label TEXT NOT NULL,
+    bot INTEGER,                 -- 1: a bot answered it, 0: a person, NULL: stored before this was kept
+    PRIMARY KEY (game_id, n)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,          -- 0, 1, 2, ... in the order said
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,            -- when it was said (seconds since 1970)
     PRIMARY KEY (game_id, n)
 );
 """
+# columns added since the first version of the schema: a database made before them gets them when opened
+ADDED = (("games", "pace", "REAL NOT NULL DEFAULT 0"), ("games", "rematch", "TEXT"), ("decisions", "bot", "INTEGER"))
 
 
 STATUSES = ("playing", "finished", "error")
@@ -98,6 +111,10 @@ class GameRow:
     seats: list = field(default_factory=list)  # [(kind, token)] by seat
     ever_person: list = field(default_factory=list)  # by seat: a person has held it
     decisions: list = field(default_factory=list)  # [(seat, choice, label)] in order
+    pace: float = 0.0  # seconds a bot waits before each of its decisions
+    rematch: str | None = None  # the game made as this one's rematch
+    bots: list = field(default_factory=list)  # by decision: True a bot answered it, False a person, None not known
+    chat: list = field(default_factory=list)  # [(seat, text, at)] in order
 
 
 def default_db() -> Path:
@@ -125,6 +142,9 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        for table, column, declared in ADDED:
+            if column not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
 
     def close(self) -> None:
         with self.lock:
@@ -142,21 +162,23 @@ class Store:
             self.db.execute("COMMIT")
 
     def create(self, row: GameRow) -> None:
-        writes = [("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        self._write(self._creating(row))
+
+    @staticmethod
+    def _creating(row: GameRow) -> list:
+        writes = [("INSERT INTO games (id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
+                   "created, pace) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                    (row.id, row.game, row.players, row.seed, json.dumps(row.variants), row.lang, int(row.hotseat),
-                    row.content_hash, row.status, None, time.time()))]
+                    row.content_hash, row.status, None, time.time(), row.pace))]
         writes += [("INSERT INTO seats VALUES (?,?,?,?,?)", (row.id, seat, kind, token, int(kind == "person")))
                    for seat, (kind, token) in enumerate(row.seats)]
-        self._write(writes)
-
-    def add_decision(self, game_id: str, n: int, seat: int | None, choice: int, label: str) -> None:
-        """Committed before it returns; a decision number already stored raises sqlite3.IntegrityError."""
-        self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, n, seat, choice, label))])
+        return writes
 
     def save(self, game_id: str, rows: list, status: str, error: dict | None) -> None:
-        """Decisions [(n, seat, choice, label)] and the game's status, committed together; a decision number
-        already stored raises sqlite3.IntegrityError and nothing of it is written."""
-        self._write([("INSERT INTO decisions VALUES (?,?,?,?,?)", (game_id, *row)) for row in rows] +
+        """Decisions [(n, seat, choice, label, bot)] and the game's status, committed together; a decision
+        number already stored raises sqlite3.IntegrityError and nothing of it is written."""
+        self._write([("INSERT INTO decisions (game_id, n, seat, choice, label, bot) VALUES (?,?,?,?,?,?)",
+                      (game_id, *row[:4], int(row[4]))) for row in rows] +
                     [("UPDATE games SET status=?, error=? WHERE id=?",
                       (status, json.dumps(error) if error is not None else None, game_id))])
 
@@ -172,6 +194,14 @@ class Store:
     def set_seat(self, game_id: str, seat: int, kind: str) -> None:
         self._write([("UPDATE seats SET kind=?, ever_person=MAX(ever_person, ?) WHERE game_id=? AND seat=?",
                       (kind, int(kind == "person"), game_id, seat))])
+
+    def rematch(self, old: GameRow, new: GameRow) -> None:
+        """The rematch made and named in the old game, in one transaction: a game has at most one."""
+        self._write([*self._creating(new), ("UPDATE games SET rematch=? WHERE id=? AND rematch IS NULL", (new.id, old.id))])
+
+    def say(self, game_id: str, n: int, seat: int, text: str, at: float) -> None:
+        """A chat message, committed before it is shown; a number already stored raises sqlite3.IntegrityError."""
+        self._write([("INSERT INTO chat VALUES (?,?,?,?,?)", (game_id, n, seat, text, at))])
 
     def load(self) -> tuple[list[GameRow], dict[str, str]]:
         """Every stored game, each checked as it is read: (the games that can be resumed, {id: why} for the
@@ -200,15 +230,16 @@ class Store:
     def game(self, gid: str) -> GameRow:
         """One stored game, checked field by field (Damaged says what is wrong)."""
         with self.lock:
-            row = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error "
-                                  "FROM games WHERE id=?", (gid,)).fetchone()
+            row = self.db.execute("SELECT id, game, players, seed, variants, lang, hotseat, content_hash, status, error, "
+                                  "pace, rematch FROM games WHERE id=?", (gid,)).fetchone()
             seats = self.db.execute("SELECT seat, kind, token, ever_person FROM seats WHERE game_id=? ORDER BY seat",
                                     (gid,)).fetchall()
-            decisions = self.db.execute("SELECT n, seat, choice, label FROM decisions WHERE game_id=? ORDER BY n",
+            decisions = self.db.execute("SELECT n, seat, choice, label, bot FROM decisions WHERE game_id=? ORDER BY n",
                                         (gid,)).fetchall()
+            chat = self.db.execute("SELECT n, seat, text, at FROM chat WHERE game_id=? ORDER BY n", (gid,)).fetchall()
         if row is None:
             raise Damaged("the game is not stored")
-        _, game, players, seed, variants, lang, hot, chash, status, error = row
+        _, game, players, seed, variants, lang, hot, chash, status, error, pace, rematch = row
         _check(isinstance(gid, str) and GAME_ID.fullmatch(gid) is not None, "its id is not one the server makes")
         _check(isinstance(game, str) and game != "", "the name of its game is not text")
         _check(_whole(players, 1, MAX_PLAYERS), f"its number of players is not 1 to {MAX_PLAYERS}")
@@ -222,18 +253,27 @@ class Store:
         error = _json(error, "error") if error is not None else None
         _check(error is None or isinstance(error, dict) and all(isinstance(error.get(k), str) for k in ("code", "message")),
                "its error is not a diagnostic")
+        _check(type(pace) in (int, float) and 0 <= pace <= 3600, "its bots' pause is not a number of seconds")
+        _check(rematch is None or isinstance(rematch, str) and GAME_ID.fullmatch(rematch) is not None,
+               "its rematch is not a game's id")
         _check([s for s, *_ in seats] == list(range(players)), f"it has {plural('en', len(seats), ('# seat', '# seats'))} stored for {players} players")
         for seat, kind, token, ever in seats:
             _check(isinstance(kind, str) and isinstance(token, str) and token != "" and ever in (0, 1),
                    f"seat {seat + 1} is not a kind and a secret")
         out = GameRow(gid, game, players, seed, variants, lang, bool(hot), chash, status, error,
-                      [(kind, token) for _, kind, token, _ in seats], [bool(ever) for *_, ever in seats])
-        for n, seat, choice, label in decisions:
+                      [(kind, token) for _, kind, token, _ in seats], [bool(ever) for *_, ever in seats],
+                      pace=float(pace), rematch=rematch)
+        for n, seat, choice, label, bot in decisions:
             _check(n == len(out.decisions), f"decision {len(out.decisions) + 1} is missing" if _whole(n, 0, MAX_INT)
                    else "a decision's number is not a whole number")
             _check(seat is None or _whole(seat, 0, players - 1), f"decision {n + 1} names no seat of the game")
             _check(_whole(choice, 0, MAX_INT) and isinstance(label, str), f"decision {n + 1} is not an option and its label")
+            _check(bot in (None, 0, 1), f"decision {n + 1} is neither a person's nor a bot's")
             out.decisions.append((seat, choice, label))
+            out.bots.append(None if bot is None else bool(bot))
+        for n, seat, text, at in chat:  # the chat is not the game: a message that is not what was written is left out
+            if n == len(out.chat) and _whole(seat, 0, players - 1) and isinstance(text, str) and type(at) in (int, float):
+                out.chat.append((seat, text, at))
         return out
 
     def decision_count(self, game_id: str) -> int:

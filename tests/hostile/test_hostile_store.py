@@ -38,6 +38,8 @@ def stored(tmp_path_factory) -> tuple[Path, dict]:
     bots = rooms.create("web_game", 2, ["random", "random"], "en", seed=7)
     mixed = rooms.create("web_game", 2, ["random", "person"], "en", seed=7)
     persons = rooms.create("web_game", 2, ["person", "person"], "en", seed=5)
+    for room in (bots, mixed):  # the server's bots play in the background; here, at once
+        room.play_bots()
     assert bots.status == "finished" and len(bots.session.history) == 8 and len(mixed.session.history) == 2
     store.close()
     return path, {"bots": bots.id, "mixed": mixed.id, "persons": persons.id}
@@ -78,8 +80,13 @@ DAMAGE = [
     ("decision_option_negative", "mixed", "UPDATE decisions SET choice=-1 WHERE game_id=:g AND n=0", "not an option"),
     ("decision_of_another_seat", "mixed", "UPDATE decisions SET seat=1-seat WHERE game_id=:g AND n=0", "another seat"),
     ("decision_seat_outside", "bots", "UPDATE decisions SET seat=7 WHERE game_id=:g AND n=0", "names no seat"),
-    ("decision_after_the_end", "bots", "INSERT INTO decisions SELECT game_id, MAX(n)+1, 0, 0, 'x' FROM decisions "
-                                       "WHERE game_id=:g", "ended before decision"),
+    ("decision_after_the_end", "bots", "INSERT INTO decisions (game_id, n, seat, choice, label) "
+                                       "SELECT game_id, MAX(n)+1, 0, 0, 'x' FROM decisions WHERE game_id=:g",
+     "ended before decision"),
+    ("decision_neither_bot_nor_person", "bots", "UPDATE decisions SET bot=7 WHERE game_id=:g AND n=1",
+     "neither a person's nor a bot's"),
+    ("pace_text", "mixed", "UPDATE games SET pace='fast' WHERE id=:g", "pause is not a number"),
+    ("rematch_not_an_id", "bots", "UPDATE games SET rematch=char(10) WHERE id=:g", "rematch is not a game's id"),
 ]
 
 
