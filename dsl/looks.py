@@ -136,6 +136,9 @@ class _Part:
     def span(self, path: tuple) -> Span:
         return self.doc.span(self.prefix + tuple(path))
 
+    def key_span(self, path: tuple) -> Span:  # an unknown field's caret on its key (dsl.schema_check)
+        return self.doc.key_span(self.prefix + tuple(path))
+
 
 def read_looks(root: Path, raw, doc, voc, report: Report, display=str) -> Looks:
     """The manifest's `looks:` (a mapping, or a file in the game folder) as Looks; every problem reported."""

@@ -154,7 +154,7 @@ def test_wildling_bids_are_secret_until_all_are_in(game):
     asked = []
     for bid in (3, 0, 2, 1):
         d = session.pending
-        assert d.secret and d.values == list(range(6))
+        assert d.secret and list(d.values) == list(range(6))
         assert all(pv["bid"] == 0 for pv in state.player_vars)
         assert all(len(state.zone("power", seat).items) == 5 for seat in range(4))
         asked.append(d.player)

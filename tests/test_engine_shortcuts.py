@@ -110,7 +110,7 @@ procedure play():
     for p in players:
         move top(pile) to hand of p
     let scores = [count(c in hand of q) + 1 for q in players]
-    let held = [q in players where count(c in hand of q) > 1]
+    let held = [q in players where count(c in hand of q) >= 1]
     let big = [i for i in 1..20]
     let grown = [q for q in players]
     grown = grown + [players[0]]
@@ -141,7 +141,7 @@ def test_locals_bound_only_by_going_through_the_players_are_read_in_short(tmp_pa
     play, award = source[source.index("def p_play"):source.index("def p_award")], source[source.index("def p_award"):]
     assert "v_best = _max_of(v_scores) if v_scores else None" in play
     assert "rt.steps += _len(v_big)" in play and "v_most = _max_of(v_big) if v_big else None" in play
-    assert "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q))" not in play  # `q` is bound twice...
+    assert "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q, 'held'))" not in play  # `q` is bound twice...
     assert "v_scores[v_q] if v_q is not None and -1 < v_q" in play  # ...so it is read the general way
     assert "_len(v_grown) if _type(v_grown) is _list" in play  # assigned: no fact
     assert "v_scores[v_mixed] if v_mixed is not None and -1 < v_mixed" in play  # a list and a seat: no fact
@@ -149,15 +149,19 @@ def test_locals_bound_only_by_going_through_the_players_are_read_in_short(tmp_pa
     session = Session(game, 2, 0)
     points = session.state.player_vars
     assert points[0]["points"] == 2 * 100 + 20 + 3 * 1000 + 2 * 10000
-    assert points[1]["points"] == 2 * (2 * 10 + 1) + 2 * 1000
+    assert points[1]["points"] == 2 * (2 * 10 + 0) + 2 * 1000  # every seat is held: held[q] is never none
 
 
 def test_a_seat_indexes_a_list_per_player_in_place_and_a_shorter_one_by_its_length(tmp_path):
     game = compiled(tmp_path, FACTS.replace("    for q in [players[1]]:\n        players[1].points = players[1].points + scores[q] * 1000\n", ""))
     play = game.python_source()[game.python_source().index("def p_play"):]
-    assert "_mul(v_scores[v_q], 10)" in play and "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q))" in play
+    assert "_mul(v_scores[v_q], 10)" in play and "(v_held[v_q] if v_q < _len(v_held) else _at(v_held, v_q, 'held'))" in play
     session = Session(game, 2, 0)
-    assert session.state.player_vars[1]["points"] == 2 * (2 * 10 + 1)  # `held` is empty: none for every seat
+    assert session.state.player_vars[1]["points"] == 2 * (2 * 10 + 0)  # every seat is held
+    # read past its end (nobody holds two cards: `held` is empty), the shortcut's list is a run error naming it
+    empty = compiled(tmp_path / "empty", FACTS.replace("count(c in hand of q) >= 1", "count(c in hand of q) > 1"))
+    with pytest.raises(DiagnosticError, match=r"held\[0\] reads past its end: held has 0 elements"):
+        Session(empty, 2, 0)
 
 
 def test_a_comprehension_variable_is_not_the_outer_local_of_its_name(tmp_path):

@@ -70,7 +70,7 @@ def test_the_three_games_declare_their_looks(agot):
     ({"hills: {fill": "hils: {fill"}, "VOCAB-VALUE", 35, "hills"),                        # not a value of the enum
     ({"each: lands,": "each: round,"}, "LOOKS-VALUE", 39, None),                         # a game variable where a player's is meant
     ({'"#2e86c1"': '"blue"'}, "SCHEMA-PATTERN", 31, None),                                # a colour is #rrggbb
-    ({"tracks:\n": "trakcs:\n"}, "SCHEMA-EXTRA", 38, "tracks"),
+    ({"tracks:\n": "trakcs:\n"}, "SCHEMA-EXTRA", 37, "tracks"),  # the caret on the unknown key
 ])
 def test_a_mistake_in_the_looks_is_a_diagnostic_at_its_place(tmp_path, replace, code, line, hint):
     errors = _errors(_copy(tmp_path, replace))
