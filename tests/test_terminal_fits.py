@@ -133,7 +133,7 @@ def test_a_small_screen_keeps_the_heading_what_happened_and_the_question(lang):
                           "head", 0, rows, columns)
         assert len(lines) <= rows and max(map(len, lines)) <= columns
         assert lines[0] == "head" and lines[1].startswith(pr.say("since your last decision")[:-1])
-        assert "event 29" in "\n".join(lines) and any(line.endswith(":") and shown.prompt[:30] in line for line in lines)
+        assert "event 29" in "\n".join(lines) and any(line.endswith((":", "?")) and shown.prompt[:30] in line for line in lines)  # no colon after a question mark
         assert lines[-1] == pr.say("screen keys")[:columns] or lines[-1].endswith("…")
 
 
