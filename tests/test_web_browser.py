@@ -97,6 +97,7 @@ def start_game(page, base, game, players, seats, lang="en", hotseat=False, seed=
     form.locator("input[name=seed]").fill(str(seed))
     form.locator("input[name=pace]").fill(str(pace))
     form.locator("button[type=submit]").click()
+    page.locator("a.seat-link").first.wait_for()  # the new game's page of links (a busy machine may be slow to it)
     links = [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
     hot = page.locator("a.hot-link")
     gid = re.search(r"/g/([A-Za-z0-9_-]+)", links[0]).group(1)
