@@ -157,11 +157,12 @@ def configurations():
     for name in GAMES:
         game = load_compiled(name)
         spec = game.content.manifest["players"]
+        marks = [pytest.mark.slow] if name == "agot" else []  # 20-40 s each: started first (tests/conftest.py)
         for players in range(spec["min"], spec["max"] + 1):
-            yield pytest.param(name, players, (), 2, id=f"{name}-{players}p")
+            yield pytest.param(name, players, (), 2, id=f"{name}-{players}p", marks=marks)
         for variant in game.content.manifest.get("variants") or {}:
             players = spec.get("default") or spec["min"]
-            yield pytest.param(name, players, (variant,), 1, id=f"{name}-{players}p-{variant}")
+            yield pytest.param(name, players, (variant,), 1, id=f"{name}-{players}p-{variant}", marks=marks)
     # cards revealed from a hand, and discard piles whose owner sees them all and the others only their top
     for players in (2, 3):
         yield pytest.param(str(REVEAL_DISCARD), players, (), 4, id=f"reveal_discard-{players}p")
