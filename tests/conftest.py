@@ -46,9 +46,11 @@ def kb():
     return load_compiled("kings_bounty")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless Chromium for the session's browser tests (Playwright with Debian's `chromium`)."""
+    """A headless Chromium for a module's browser tests (Playwright with Debian's `chromium`). Per module, not per
+    session: while Playwright's sync API is open its event loop counts as running in this thread, and the
+    asyncio tests (the language server's) that a worker runs after it could not start theirs."""
     import shutil
     sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
