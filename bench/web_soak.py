@@ -74,12 +74,16 @@ def soak(browser, base: str, game: str, players: int, args) -> None:
     page.locator("a.seat-link").first.click()
     rng = random.Random(args.seed)
     for n in range(1, min(args.decisions, 2000) + 1):
-        page.wait_for_selector("#question button.opt:not([disabled]), .result, .game-error")
+        page.wait_for_selector("#question button.opt:not([disabled]), #question form.number, .result, .game-error")
         if page.locator(".result, .game-error").count():
             break
         before = page.locator("#view").get_attribute("data-version")
-        buttons = page.locator("#question button.opt").all()
-        rng.choice(buttons).click()
+        number = page.locator("#question form.number input[name=n]")
+        if number.count():  # a number in a range (a bid): typed in its field
+            number.fill(str(rng.randint(int(number.get_attribute("min")), int(number.get_attribute("max")))))
+            page.locator("#question button.opt-number").click()
+        else:
+            rng.choice(page.locator("#question button.opt").all()).click()
         page.wait_for_selector(f'#view:not([data-version="{before}"])', state="attached")
         if n % args.every == 0:
             shoot(page, args, f"{game}-{n:04d}")
