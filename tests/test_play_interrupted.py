@@ -27,11 +27,12 @@ GAME = ["kings_bounty", "--players", "3", "--seed", "5", "--lang", "en"]  # P1 i
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def at_a_terminal(args: list[str], inputs: list, limit: float = 60.0, size: tuple | None = None) -> tuple[int, str]:
+def at_a_terminal(args: list[str], inputs: list, limit: float = 120.0, size: tuple | None = None) -> tuple[int, str]:
     """`rules ARGS` on a pseudo-terminal (of `size`: rows, columns, when given): each `> ` gets the next of `inputs`
     (then "0"); an input of "\\x03" (Ctrl-C) or "\\x04" (Ctrl-D) is typed as it is; "SIGTERM" sends the game that
     signal, "HANG UP" closes the terminal, ("RESIZE", rows, columns) resizes it (the kernel sends SIGWINCH). The
-    exit code and the screen."""
+    exit code and the screen. The game fails the test if it writes nothing for `limit` seconds (a loaded machine
+    may be slow as a whole, but a game that hangs goes silent)."""
     main, sub = os.openpty()
     if size is not None:
         resize(sub, *size)
@@ -57,6 +58,7 @@ def at_a_terminal(args: list[str], inputs: list, limit: float = 60.0, size: tupl
                 if not chunk:
                     break
                 screen += chunk
+                deadline = time.monotonic() + limit
                 text = screen.decode("utf-8", "replace")
                 if text.count("\n> ") + text.startswith("> ") > answered and text.rstrip(" ").endswith(">"):
                     typed = queue.pop(0) if queue else "0"
@@ -74,7 +76,7 @@ def at_a_terminal(args: list[str], inputs: list, limit: float = 60.0, size: tupl
             elif proc.poll() is not None:
                 break
         else:
-            raise AssertionError("the game did not end in time:\n" + screen.decode("utf-8", "replace")[-2000:])
+            raise AssertionError(f"the game wrote nothing for {limit:.0f} s:\n" + screen.decode("utf-8", "replace")[-2000:])
         code = proc.wait(timeout=limit)
     finally:
         if proc.poll() is None:
