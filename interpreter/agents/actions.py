@@ -250,10 +250,11 @@ class Picker:
         self.tokens = tokens  # never changed: copies share it
         self.prefix: tuple = ()
         self.answers = 0  # answers given in the game when these were the options (the adapter's check)
+        self._legal: tuple = (None, (), frozenset())  # (prefix, its legal words sorted, as a set): read twice a step
 
     def copy(self) -> "Picker":
         new = Picker(self.tokens)
-        new.prefix, new.answers = self.prefix, self.answers
+        new.prefix, new.answers, new._legal = self.prefix, self.answers, self._legal
         return new
 
     def _candidates(self) -> list[int]:
@@ -262,18 +263,28 @@ class Picker:
 
     def legal(self) -> list[int]:
         """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
-        n = len(self.prefix)
-        if not n:  # the first word (every option has one)
-            return sorted({t[0] for t in self.tokens})
-        out = set()
-        for i in self._candidates():
-            t = self.tokens[i]
-            out.add(t[n] if len(t) > n else 0)
-        return sorted(out)
+        return list(self._words()[1])
+
+    def allows(self, action: int) -> bool:
+        return action in self._words()[2]
+
+    def _words(self) -> tuple:
+        prefix = self.prefix
+        if self._legal[0] != prefix:  # the prefix is set from outside too (a clone's): checked, not trusted
+            n = len(prefix)
+            if not n:  # the first word (every option has one)
+                out = {t[0] for t in self.tokens}
+            else:
+                out = set()
+                for i in self._candidates():
+                    t = self.tokens[i]
+                    out.add(t[n] if len(t) > n else 0)
+            self._legal = (prefix, tuple(sorted(out)), frozenset(out))
+        return self._legal
 
     def pick(self, action: int) -> int | None:
         """Take one word; returns the index of the option it completes, or None while more words are needed."""
-        if action not in self.legal():
+        if not self.allows(action):
             raise ValueError(f"action {action} does not continue a legal option")
         if action != 0:
             self.prefix += (action,)

@@ -139,7 +139,8 @@ class RulesEnv(AECEnv):
 
     def _legal(self, action: int) -> bool:
         if self.fixed:
-            return action in self.legal_actions()
+            picker = self._options()
+            return picker is not None and picker.allows(action)
         n = len(self.line.decision.values)  # the options' indices (and at most max_actions)
         if n > self.max_actions:
             self.legal_actions()  # says so
