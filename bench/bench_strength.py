@@ -13,7 +13,9 @@ deals decide much, as in King's Bounty). An agent is named as `rules ladder` nam
 win share (a shared win counts its part) with Wilson's 95 % interval against the fair share 1 / players,
 and its ratio to it; CPU seconds each agent spends per game, games per CPU-minute for each agent (one seat's
 decisions), what a person waits per bot move (mean, 90th percentile and longest decision of more than one
-option, CPU time), and how the games ended (the manifest's `report: ends:`). `--json FILE` keeps it all, and
+option, CPU time), and how the games ended (the manifest's `report: ends:`); with `--paired`, the deals by how
+many of their seatings AGENT won (`deals_by_seatings_won`: in a 2-player game "1.0" is a deal the same seat won
+both times, whoever sat there; "2.0" one AGENT won from both seats). `--json FILE` keeps it all, and
 holds the games played so far while the run goes on (`"partial": true`).
 """
 from __future__ import annotations
@@ -92,13 +94,24 @@ def summary(records: list, args, wall: float) -> dict:
     endings = {}
     for r in good:
         endings[str(r.get("ending"))] = endings.get(str(r.get("ending")), 0) + 1
+    # paired: how many of its seatings of one deal the agent won, deal by deal (where the seat decides, whoever
+    # sits there wins: a 2-player deal then goes 1 of 2 to each agent, and only the other deals tell them apart)
+    deals: dict = {}
+    for r, s in zip(good, seat_of):
+        deals.setdefault(r["seed"], []).append(1.0 / len(r["winners"]) if s in r["winners"] else 0.0)
+    won_in_seatings = {}
+    for shares in deals.values():
+        if len(shares) == players:
+            k = str(round(sum(shares), 2))
+            won_in_seatings[k] = won_in_seatings.get(k, 0) + 1
     return {
         "game": args.game, "players": players, "variants": args.variant, "games": len(records), "errors": len(records) - len(good),
         "seeds": [min(r["seed"] for r in records), max(r["seed"] for r in records)], "paired": args.paired, "agent": args.agent, "against": args.against,
         "wins": round(won, 2), "win_share": round(won / len(good), 4) if good else None, "low": round(low, 4), "high": round(high, 4),
         "fair_share": round(fair, 4), "ratio_to_fair": round(won / len(good) / fair, 3) if good else None,
         "ratio_low": round(low / fair, 3), "ratio_high": round(high / fair, 3),
-        "agents": agents, "endings": endings, "workers": args.workers, "wall_seconds": round(wall, 1),
+        "agents": agents, "endings": endings,
+        "deals_by_seatings_won": dict(sorted(won_in_seatings.items())) if args.paired else None, "workers": args.workers, "wall_seconds": round(wall, 1),
         "first_errors": [r["error"] for r in records if r["error"]][:3],
         "records": records,
     }
