@@ -86,6 +86,25 @@ def test_without_a_bots_section_the_evaluation_is_the_tables_score_else_the_scor
     assert judge_of(plain, "3 * len(hand of you)").fn(session.rt, 0) == 3
 
 
+def test_a_game_sets_its_search_budget_and_the_caller_overrides_it(tmp_path):
+    pytest.importorskip("pyspiel")
+    from interpreter.agents.players import make_agent
+    bad = _errors(_draw_game(tmp_path / "bad", BOTS + "  search: {simulations: 0, depth: 3}\n"))
+    assert sorted(c for c, _, _ in bad) == ["SCHEMA-EXTRA", "SCHEMA-VALUE"]  # an unknown setting, one out of range
+    own = compile_game(load_game(_draw_game(tmp_path / "own", BOTS + "  search: {simulations: 7, worlds: 2}\n")))
+    plain = compile_game(load_game(_draw_game(tmp_path / "plain")))
+    assert own.content.bots.search == (("simulations", 7), ("worlds", 2)) and plain.content.bots.search == ()
+
+    def settled(game, **given):
+        agent = make_agent("ismcts", 0, 1, given)
+        agent.attach(Session(game, 2, 3, (), start=False))
+        return agent.simulations, agent.worlds, agent.horizon, agent.bot._max_simulations
+
+    assert settled(own) == (7, 2, 0, 7)  # the game's own where the caller gives none
+    assert settled(own, simulations=3) == (3, 2, 0, 3)  # the caller's over the game's
+    assert settled(plain) == (100, 4, 0, 100)  # the engine's defaults
+
+
 def test_chances_are_a_softmax_of_the_evaluations():
     assert chances([0, 0, 0], 1) == pytest.approx([1 / 3] * 3)
     two = chances([10, 0], 5)

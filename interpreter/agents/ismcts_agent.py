@@ -28,22 +28,18 @@ def _require_openspiel():
 
 
 class ISMCTSAgent:
-    def __init__(self, seat: int, seed: int, simulations: int = 100, uct_c: float = 1.0, worlds: int = 4, horizon: int = 0, prior_depth: int = 2, widening: float = 1.0, puct: int = 1):
+    # the settings where neither the caller (`--agent-arg`) nor the game (its manifest's `bots: search:`) gives one
+    DEFAULTS = {"simulations": 100, "uct_c": 1.0, "worlds": 4, "horizon": 0, "prior_depth": 2, "widening": 1.0, "puct": 1}
+
+    def __init__(self, seat: int, seed: int, **settings):
         _require_openspiel()
         self.seat = seat
         self.seed = seed
-        self.simulations = simulations
-        self.uct_c = uct_c
-        # Drawing a world replays the game in it; a decision draws at most `worlds` of them and the
-        # simulations past that search copies of those (Session.copy), in turn.
-        self.worlds = worlds
-        # A rollout is cut after `horizon` decisions and valued by the game's evaluation (ismcts_evaluator).
-        self.horizon = horizon
-        self.prior_depth = prior_depth  # how deep options are ranked by the evaluation one move ahead
-        self.widening = widening  # a node of n visits has at most widening * sqrt(n + 1) children, where ranked
-        # 1: the library's PUCT selection, whose exploration follows the prior (the evaluation one move ahead), so the
-        # search starts where the greedy agent would play and leaves it only when deeper play says so; 0: plain UCT
-        self.puct = puct
+        unknown = set(settings) - set(self.DEFAULTS)
+        if unknown:
+            raise TypeError(f"ISMCTSAgent: no setting {sorted(unknown)}")
+        self.given = {k: v for k, v in settings.items() if v is not None}  # the game's own fill the others (attach)
+        self._settle({})
         # (the decision they were drawn at, the worlds, what their copies' players were shown: see `_Memo`)
         self.drawn: tuple = (None, [], {})
         self.turn = 0
@@ -54,8 +50,24 @@ class ISMCTSAgent:
         self.line = None
         self.bot = None
 
+    def _settle(self, game_settings: dict) -> None:
+        found = {**self.DEFAULTS, **game_settings, **self.given}
+        self.simulations = int(found["simulations"])
+        self.uct_c = float(found["uct_c"])
+        # Drawing a world replays the game in it; a decision draws at most `worlds` of them and the
+        # simulations past that search copies of those (Session.copy), in turn.
+        self.worlds = int(found["worlds"])
+        # A rollout is cut after `horizon` decisions and valued by the game's evaluation (ismcts_evaluator).
+        self.horizon = int(found["horizon"])
+        self.prior_depth = int(found["prior_depth"])  # how deep options are ranked by the evaluation one move ahead
+        self.widening = float(found["widening"])  # a node of n visits has at most widening * sqrt(n + 1) children, where ranked
+        # 1: the library's PUCT selection, whose exploration follows the prior (the evaluation one move ahead), so the
+        # search starts where the greedy agent would play and leaves it only when deeper play says so; 0: plain UCT
+        self.puct = int(found["puct"])
+
     def attach(self, session) -> None:
-        """Follow this game (the agent reads the answers given in it, never its state)."""
+        """Follow this game (the agent reads the answers given in it, never its state), with the game's own search
+        settings (`bots: search:`) where the caller gave none."""
         from open_spiel.python.algorithms import ismcts
 
         from interpreter.agents.ismcts_evaluator import JudgedRollouts
@@ -63,6 +75,7 @@ class ISMCTSAgent:
         from interpreter.agents.openspiel_game import load_game
         state = session.state
         self.session = session
+        self._settle(dict(session.game.content.bots.search))
         # the search's actions are the options of each decision (one step per decision, however many words)
         self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants,
                               actions="indices")

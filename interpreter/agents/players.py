@@ -257,6 +257,7 @@ AGENT_KINDS = ("random", "human", "ismcts", "greedy")
 # (the greedy agent takes `worlds` only: GreedyAgent.ARGS). Each is bounded: a search of a million simulations a
 # decision would run for days, and an exploration constant of 1e308 makes every UCT value infinite (returns are
 # between 0 and 1, so constants past 100 explore no differently).
+# ISMCTS: the defaults where the game's manifest sets none (`bots: search:`, ismcts_agent.ISMCTSAgent)
 AGENT_ARGS = {
     "simulations": (int, 100, 1, 10_000, "simulations per decision (the search budget)"),
     "uct_c": (float, 1.0, 0.0, 100.0, "the exploration constant of UCT (returns are between 0 and 1)"),
