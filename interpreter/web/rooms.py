@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
@@ -50,6 +50,7 @@ class Line:
     n: int  # decisions answered when it was told
     texts: dict  # language -> the line in it, as this reader reads it
     private: bool  # told to this reader alone
+    html: dict = field(default_factory=dict)  # language -> the text escaped for a page (interpreter.web.draw.log_html)
 
 
 @dataclass
@@ -84,7 +85,7 @@ class Room:
         self.version = 0  # bumped at every change the pages show
         self.epoch = 0  # bumped when the game is rebuilt or a seat changes hands: a bot's answer asked before is dropped
         self.listeners: list = []  # callables told (with no argument) after every change
-        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages, its Cutter): interpreter.web.live
+        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages): interpreter.web.live
         self.hurried = False  # bots without pace answer next: a page may wait a moment for them (interpreter.web.live)
         self.drawn: dict = {}  # what interpreter.web.pages keeps between views: the static board, what each reader saw
         self.error: dict | None = row.error

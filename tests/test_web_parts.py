@@ -1,0 +1,69 @@
+"""A seat's live view in parts (interpreter.web.parts, issue 30/31's quick answers): the parts put end to end are
+the page whole, no mark of the cut reaches a page or can come from content, and an update after a move sends
+only what changed, the rest by number. Played on one AGoT table of 3 (a person and two random bots), in
+process: the view the websocket sends (interpreter.web.live.rendered) against the one the HTTP route gives."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+pytest.importorskip("jinja2")
+
+from interpreter.web import draw, pages  # noqa: E402
+from interpreter.web.live import rendered  # noqa: E402
+from interpreter.web.parts import CUT, split, whole  # noqa: E402
+from interpreter.web.rooms import Line, Rooms  # noqa: E402
+from interpreter.web.store import Store  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    rooms = Rooms(Store(tmp_path_factory.mktemp("parts") / "games.sqlite3"))
+    room = rooms.create("agot", 3, ["person", "random", "random"], "en", seed=7)
+    return rooms, room, pages.environment()
+
+
+def play(room, moves: int, rng: random.Random) -> None:
+    for _ in range(moves):
+        room.play_bots()
+        if room.status != "playing":
+            return
+        room.answer(room.seats[0].token, len(room.session.history), rng.randrange(len(room.session.pending.values)))
+    room.play_bots()
+
+
+def test_the_parts_put_end_to_end_are_the_page_whole_with_no_mark_left(table):
+    rooms, room, env = table
+    play(room, 6, random.Random(1))
+    parts = rendered(env, rooms, room, 0, "en")["parts"]
+    html = pages.view(env, room, 0, "en")["html"]
+    assert "".join(parts) == html and CUT not in html
+    assert all(p and CUT not in p for p in parts)
+    # cut where things change on their own: each area's pieces, each card, each log line
+    assert len(parts) > 200 and any(p.startswith('<g class="area-pieces"') for p in parts)
+    assert any(p.startswith('<li class=') for p in parts) and any(p.startswith('<div class="card') for p in parts)
+
+
+def test_a_mark_in_content_text_is_escaped_and_never_cuts():
+    ln = Line(3, {"en": f"a card named {CUT}<b>x</b>"}, False)
+    html = draw.log_html([ln], "en", 1, "new")
+    parts = split(html)
+    assert len(parts) == 1 and "&lt;!--/--&gt;&lt;b&gt;" in parts[0] and whole(html) == parts[0]
+    assert parts[0] == '<li class="new"><span class="newmark">new</span> a card named &lt;!--/--&gt;&lt;b&gt;x&lt;/b&gt;</li>'
+
+
+def test_an_update_sends_what_changed_and_names_the_rest_by_number(table):
+    rooms, room, env = table
+    rng = random.Random(2)
+    before = rendered(env, rooms, room, 0, "en")["parts"]
+    assert rendered(env, rooms, room, 0, "en")["parts"] is before  # the same version: rendered once
+    play(room, 1, rng)
+    after = rendered(env, rooms, room, 0, "en")["parts"]
+    had = set(before)
+    new = [p for p in after if p not in had]
+    assert new and sum(map(len, new)) < sum(map(len, after)) / 3  # most of the page goes by number
+    labels = next(p for p in before if p.startswith('<g class="labels">'))
+    assert labels in after  # the board's names, the same in every view, a part of their own
+    assert re.search(r'<li class="new[^"]*"><span class="newmark">', "".join(after))  # the lines new since the move
