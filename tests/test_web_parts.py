@@ -67,3 +67,23 @@ def test_an_update_sends_what_changed_and_names_the_rest_by_number(table):
     labels = next(p for p in before if p.startswith('<g class="labels">'))
     assert labels in after  # the board's names, the same in every view, a part of their own
     assert re.search(r'<li class="new[^"]*"><span class="newmark">', "".join(after))  # the lines new since the move
+
+
+def test_a_table_model_kept_between_moves_is_the_one_made_afresh(tmp_path):
+    """The zones kept in a reader's memo (present.table) read as they would read made anew, for each seat and a
+    spectator, move after move of a game of bots, after an undo too (a new session: nothing kept holds)."""
+    from interpreter.present.table import table_model
+    rooms = Rooms(Store(tmp_path / "games.sqlite3"))
+    room = rooms.create("agot", 3, ["person", "random", "random"], "en", seed=11)
+    memos = {v: {} for v in (0, 1, None)}
+    rng, kept = random.Random(3), 0
+    for move in range(40):
+        for v, memo in memos.items():
+            fresh = table_model(room.session, v, "en").to_json()
+            again = table_model(room.session, v, "en", memo)
+            assert again.to_json() == fresh, (move, v)
+        kept += sum(1 for k in memos[0] if k != "session")
+        if move == 20:
+            room.undo(room.seats[0].token)
+        play(room, 1, rng)
+    assert kept  # zones were kept, and read alike

@@ -90,16 +90,23 @@ def _call(session, name: str, arg):
     return rt.modified(name, fn, (arg,)) if name in game.modified else fn(rt, arg)
 
 
-def table_model(session, viewer: int | None, lang: str | None = None) -> TableModel:
+def table_model(session, viewer: int | None, lang: str | None = None, memo: dict | None = None) -> TableModel:
+    """The table as `viewer` reads it. `memo` (a dict kept by the caller for one reader and language, empty at
+    first) keeps each zone's view with what it was made from, so that the next model of the same session reads
+    again only the zones whose contents changed (a page's view after each move)."""
     state = session.state
     spec = state.voc.table
     pr = Presenter(state, viewer, lang)
     model = TableModel(viewer, pr.lang)
+    if memo is not None and memo.get("session") is not session:  # another game (undone, replayed): nothing kept holds
+        memo.clear()
+        memo["session"] = session
+    zone_view = _Zones(pr, spec, viewer, model, memo)
     board_zone = spec.board.get("zone")
     for zone in state.game_zones.values():
         if zone.name == board_zone:
             continue
-        shown = _zone(pr, spec, zone, viewer, model)
+        shown = zone_view(zone)
         if shown is not None:
             model.game.append(shown)
     model.values = _values(pr, spec, state.game_vars)
@@ -108,7 +115,7 @@ def table_model(session, viewer: int | None, lang: str | None = None) -> TableMo
     for p in order:
         player = PlayerView(p, pr.player(p), score_now(session, p) if during else None, _values(pr, spec, state.player_vars[p]))
         for zones in state.player_zones.values():
-            shown = _zone(pr, spec, zones[p], viewer, model)
+            shown = zone_view(zones[p])
             if shown is not None:
                 player.zones.append(shown)
         model.players.append(player)
@@ -120,13 +127,63 @@ def table_model(session, viewer: int | None, lang: str | None = None) -> TableMo
             for area in zone.items:
                 owner = _call(session, controller, area) if controller and why is None else None
                 near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
-                inner = [z for z in (_zone(pr, spec, sub, viewer, model) for sub in area.zones.values()) if z is not None]
+                inner = [z for z in map(zone_view, area.zones.values()) if z is not None]
                 model.areas.append(AreaView(area.id, pr.entity(area, values=False), owner if isinstance(owner, int) else None,
                                             near, inner, _entity_values(pr, spec, area), why))
                 if isinstance(owner, int) and owner in by_seat:
                     by_seat[owner].areas.append(area.id)
     model.tracks = tracks(state, spec.looks.tracks, pr)
     return model
+
+
+class _Zones:
+    """`_zone` at the top of a zone, kept in a memo by what the view of the zone is made from: who holds it, and
+    each component in it, in order, with what the reader's view of it depends on (face down, seen by, its shown
+    variables), through the zones on it. Records' attributes never change in play; a shown variable that is a
+    list or a map is kept as its text."""
+
+    def __init__(self, pr: Presenter, spec, viewer, model: TableModel, memo: dict | None):
+        self.pr, self.spec, self.viewer, self.model, self.memo = pr, spec, viewer, model, memo
+        self.on = spec.on_components
+
+    def __call__(self, zone: Zone) -> ZoneView | None:
+        if not zone.items:
+            return None
+        memo = self.memo
+        owner = zone.owner
+        if memo is None or (type(owner) is Entity and not can_see(owner, self.viewer)):  # named by where it lies
+            return _zone(self.pr, self.spec, zone, self.viewer, self.model)
+        key = self._key(zone, 0)
+        kept = memo.get(id(zone))
+        if kept is not None and kept[0] is zone and kept[1] == key:
+            self.model.texts.update(kept[3])
+            return kept[2]
+        texts = self.model.texts
+        self.model.texts = {}
+        try:
+            shown = _zone(self.pr, self.spec, zone, self.viewer, self.model)
+            memo[id(zone)] = (zone, key, shown, self.model.texts)
+        finally:
+            texts.update(self.model.texts)
+            self.model.texts = texts
+        return shown
+
+    def _key(self, zone: Zone, depth: int) -> tuple:
+        on = self.on
+        out = [zone_owner(zone)]
+        for e in zone.items:
+            out.append(e)
+            out.append(e.face_down)
+            out.append(e.seen_by)
+            if on and e.vars:
+                out.append(tuple(_frozen(e.vars.get(n)) for n in on))
+            if e.zones and depth < 3:
+                out.append(tuple(self._key(z, depth + 1) for z in e.zones.values() if z.items))
+        return tuple(out)
+
+
+def _frozen(v):
+    return v if v is None or isinstance(v, (int, str, Entity)) else repr(v)
 
 
 def _values(pr: Presenter, spec, variables: dict) -> list:

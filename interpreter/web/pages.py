@@ -145,7 +145,7 @@ def view(env: Environment, room, viewer: int | None, lang: str, marked: bool = F
 def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     session = room.session
     state = session.state
-    model = table_model(session, viewer, lang)
+    model = table_model(session, viewer, lang, room.drawn.setdefault("tables", {}).setdefault((viewer, lang), {}))
     pr = Presenter(state, viewer, lang)
     decider = room.decider()
     playing = room.status == "playing" and decider is not None
