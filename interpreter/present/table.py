@@ -9,6 +9,7 @@ components, and the totals of piles.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 
 from interpreter.core.state import Entity, Zone
 from interpreter.present.tracks import tracks
@@ -150,6 +151,9 @@ class _Zones:
         if not zone.items:
             return None
         memo = self.memo
+        show = self.spec.show(zone.name)
+        if show.owner == show.others == "none":  # never shown, to anyone: nothing to read (the box)
+            return None
         owner = zone.owner
         if memo is None or (type(owner) is Entity and not can_see(owner, self.viewer)):  # named by where it lies
             return _zone(self.pr, self.spec, zone, self.viewer, self.model)
@@ -169,17 +173,23 @@ class _Zones:
         return shown
 
     def _key(self, zone: Zone, depth: int) -> tuple:
+        items = zone.items
+        key = (zone_owner(zone), tuple(items), tuple(map(_SEEN, items)))
         on = self.on
-        out = [zone_owner(zone)]
-        for e in zone.items:
-            out.append(e)
-            out.append(e.face_down)
-            out.append(e.seen_by)
+        if not ((on and any(map(_VARS, items))) or (depth < 3 and any(map(_ZONES, items)))):
+            return key  # what most zones hold: components with nothing on them and no shown variable
+        more = []
+        for e in items:
             if on and e.vars:
-                out.append(tuple(_frozen(e.vars.get(n)) for n in on))
+                more.append(tuple(_frozen(e.vars.get(n)) for n in on))
             if e.zones and depth < 3:
-                out.append(tuple(self._key(z, depth + 1) for z in e.zones.values() if z.items))
-        return tuple(out)
+                more.append(tuple(self._key(z, depth + 1) for z in e.zones.values() if z.items))
+        return key + tuple(more)
+
+
+_SEEN = attrgetter("face_down", "seen_by")
+_VARS = attrgetter("vars")
+_ZONES = attrgetter("zones")
 
 
 def _frozen(v):

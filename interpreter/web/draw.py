@@ -96,16 +96,25 @@ def board_svg(draw, labels: str, lang_words: dict) -> Markup:
     # what lies on the areas, then the areas an option names (over it: a click anywhere on them chooses), then
     # the pieces an option names (over those)
     for a in draw.areas:  # each area's pieces a part of their own (interpreter.web.parts): most stay as they were
-        out.append(CUT + _area_pieces(a, lambda p: not p.card.pickable, scale=draw.piece))
+        out.append(CUT + _kept(a, "rest", lambda: _area_pieces(a, lambda p: not p.card.pickable, scale=draw.piece)))
     out.append(CUT)
     for a in draw.areas:
         if a.chosen:
             out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
                        f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
     for a in draw.areas:
-        out.append(_area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece))
+        out.append(_kept(a, "picked", lambda: _area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece)))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _kept(a, how: str, write) -> str:
+    """What `write()` writes of area `a`, kept with its drawing (AreaDraw.drawn: the scene reuses it while
+    nothing it shows changed)."""
+    text = a.drawn.get(how)
+    if text is None:
+        text = a.drawn[how] = write()
+    return text
 
 
 def _area_pieces(a, which, badges: bool = True, scale: float = 1.0) -> str:
@@ -156,7 +165,16 @@ def _times(c) -> str:
 
 # ---------------------------------------------------------------- cards and zones (HTML)
 def zone_html(z, texts: dict, small: bool = False) -> Markup:
-    """A zone as a row of cards (`small`: the compact cards of an opponent's panel)."""
+    """A zone as a row of cards (`small`: the compact cards of an opponent's panel). Kept with the zone's drawing
+    (ZoneDraw.drawn), which the scene reuses while nothing it shows changed (texts included)."""
+    kept = z.drawn.get(small)
+    if kept is not None:
+        return kept
+    z.drawn[small] = out = _zone_html(z, texts, small)
+    return out
+
+
+def _zone_html(z, texts: dict, small: bool) -> Markup:
     head = f'<span class="zname">{escape(z.name)}</span>'
     if z.total is not None:
         head += f' <span class="total">{escape(str(z.total))}</span>'

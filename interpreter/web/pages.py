@@ -145,7 +145,9 @@ def view(env: Environment, room, viewer: int | None, lang: str, marked: bool = F
 def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     session = room.session
     state = session.state
-    model = table_model(session, viewer, lang, room.drawn.setdefault("tables", {}).setdefault((viewer, lang), {}))
+    # what a reader's last view made and did not change since is kept (present.table, present.scene: memos)
+    memo = room.drawn.setdefault("memos", {}).setdefault((viewer, lang), {"table": {}, "scene": {}})
+    model = table_model(session, viewer, lang, memo["table"])
     pr = Presenter(state, viewer, lang)
     decider = room.decider()
     playing = room.status == "playing" and decider is not None
@@ -173,7 +175,7 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
                     "decision": len(session.history), "on_table": bool(chosen or pickable), "number": shown.number}
     asked = len(session.history) if question is not None else None
-    drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked))
+    drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked), memo["scene"])
     static = _static(room, lang) if drawn.board is not None else None
     last = room.last_of.get(viewer, -1) if viewer is not None else None
     told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
