@@ -87,3 +87,22 @@ def test_a_table_model_kept_between_moves_is_the_one_made_afresh(tmp_path):
             room.undo(room.seats[0].token)
         play(room, 1, rng)
     assert kept  # zones were kept, and read alike
+
+
+def test_a_view_drawn_from_kept_zones_is_the_view_drawn_afresh(tmp_path):
+    """What a reader's views keep (its table model's zones, their drawings and HTML: room.drawn's memos) makes
+    the page it would make with nothing kept, move after move, while the seat decides and while it waits."""
+    rooms = Rooms(Store(tmp_path / "games.sqlite3"))
+    room = rooms.create("agot", 3, ["person", "random", "random"], "en", seed=5)
+    env, rng = pages.environment(), random.Random(4)
+    for move in range(30):
+        for viewer in (0, None):
+            kept = pages.view(env, room, viewer, "en")["html"]
+            memos = room.drawn.pop("memos")
+            assert pages.view(env, room, viewer, "en")["html"] == kept, (move, viewer)
+            room.drawn["memos"] = memos
+        token = room.seats[0].token
+        if room.decider() == 0:  # the seat's view after its answer, before the bots play
+            room.answer(token, len(room.session.history), rng.randrange(len(room.session.pending.values)))
+        else:
+            room.play_bots()
