@@ -76,6 +76,7 @@ class TrackDraw:
     icon: str | None
     slots: list = field(default_factory=list)
     changed: bool = False
+    drawn: dict = field(default_factory=dict, repr=False, compare=False)  # as ZoneDraw.drawn
 
 
 @dataclass
@@ -245,12 +246,22 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
     shared = [painter.zone(z, None) for z in model.game]
     moved_tracks = changed.get("tracks", set()) if changed else set()
     tracks = []
+    colours = tuple(painter.seat_colour(p) for p in range(state.players))
     for t in model.tracks:
         if t.icon:
             painter.icons.add(t.icon)
-        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), painter.seat_colour(seat), ink_on(painter.seat_colour(seat)),
+        key = (t.how, t.icon, t.name in moved_tracks, colours, [(s.label, s.seats, s.marked) for s in t.slots])
+        kept = memo.get(("track", t.name)) if memo is not None else None
+        if kept is not None and kept[0] == key:  # the same markers where they were: drawn as before
+            painter.used.add(("track", t.name))
+            tracks.append(kept[1])
+            continue
+        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), colours[seat], ink_on(colours[seat]),
                                            pr.say("player short", n=seat + 1)) for seat in s.seats], s.marked) for s in t.slots]
         tracks.append(TrackDraw(t.name, t.how, t.icon, slots, t.name in moved_tracks))
+        if memo is not None:
+            painter.used.add(("track", t.name))
+            memo[("track", t.name)] = (key, tracks[-1])
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
     # an option's component that the table keeps out of sight (AGoT's house sheets) still shows its face
     # beside the option, when the reader sees it

@@ -127,10 +127,15 @@ def table_model(session, viewer: int | None, lang: str | None = None, memo: dict
         for zone, why in [(state.game_zones[board_zone], None)] + greyed:
             for area in zone.items:
                 owner = _call(session, controller, area) if controller and why is None else None
-                near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
+                fixed = memo.get(("area", area.id)) if memo is not None else None  # its name and neighbours never change
+                if fixed is None:
+                    near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
+                    fixed = (pr.entity(area, values=False), near)
+                    if memo is not None and can_see(area, viewer):
+                        memo[("area", area.id)] = fixed
                 inner = [z for z in map(zone_view, area.zones.values()) if z is not None]
-                model.areas.append(AreaView(area.id, pr.entity(area, values=False), owner if isinstance(owner, int) else None,
-                                            near, inner, _entity_values(pr, spec, area), why))
+                model.areas.append(AreaView(area.id, fixed[0], owner if isinstance(owner, int) else None,
+                                            list(fixed[1]), inner, _entity_values(pr, spec, area), why))
                 if isinstance(owner, int) and owner in by_seat:
                     by_seat[owner].areas.append(area.id)
     model.tracks = tracks(state, spec.looks.tracks, pr)
@@ -141,7 +146,8 @@ class _Zones:
     """`_zone` at the top of a zone, kept in a memo by what the view of the zone is made from: who holds it, and
     each component in it, in order, with what the reader's view of it depends on (face down, seen by, its shown
     variables), through the zones on it. Records' attributes never change in play; a shown variable that is a
-    list or a map is kept as its text."""
+    list or a map is kept as its text. Which components have something on them is read again only when the
+    zone's stamp moved (what lies in it, or on what lies in it, changed: core.state.touch)."""
 
     def __init__(self, pr: Presenter, spec, viewer, model: TableModel, memo: dict | None):
         self.pr, self.spec, self.viewer, self.model, self.memo = pr, spec, viewer, model, memo
@@ -157,39 +163,46 @@ class _Zones:
         owner = zone.owner
         if memo is None or (type(owner) is Entity and not can_see(owner, self.viewer)):  # named by where it lies
             return _zone(self.pr, self.spec, zone, self.viewer, self.model)
-        key = self._key(zone, 0)
         kept = memo.get(id(zone))
-        if kept is not None and kept[0] is zone and kept[1] == key:
-            self.model.texts.update(kept[3])
-            return kept[2]
+        if kept is None or kept[0] is not zone or kept[1] != zone.stamp:
+            kept = None
+            laden = [e for e in zone.items if e.zones and any(z.items for z in e.zones.values())]
+        else:
+            laden = kept[5]  # the same components lie there as when it was kept: the same ones have something on them
+        key = self._key(zone, laden)
+        if kept is not None and kept[2] == key:
+            self.model.texts.update(kept[4])
+            return kept[3]
         texts = self.model.texts
         self.model.texts = {}
         try:
             shown = _zone(self.pr, self.spec, zone, self.viewer, self.model)
-            memo[id(zone)] = (zone, key, shown, self.model.texts)
+            memo[id(zone)] = (zone, zone.stamp, key, shown, self.model.texts, laden)
         finally:
             texts.update(self.model.texts)
             self.model.texts = texts
         return shown
 
-    def _key(self, zone: Zone, depth: int) -> tuple:
+    def _key(self, zone: Zone, laden: list, depth: int = 0) -> tuple:
+        """What the view of `zone` is made from; `laden`: its components with something on them."""
         items = zone.items
         key = (zone_owner(zone), tuple(items), tuple(map(_SEEN, items)))
         on = self.on
-        if not ((on and any(map(_VARS, items))) or (depth < 3 and any(map(_ZONES, items)))):
+        if not laden and not (on and any(map(_VARS, items))):
             return key  # what most zones hold: components with nothing on them and no shown variable
         more = []
-        for e in items:
-            if on and e.vars:
-                more.append(tuple(_frozen(e.vars.get(n)) for n in on))
-            if e.zones and depth < 3:
-                more.append(tuple(self._key(z, depth + 1) for z in e.zones.values() if z.items))
+        if on:
+            more.extend(tuple(_frozen(e.vars.get(n)) for n in on) if e.vars else () for e in items)
+        if depth < 3:
+            for e in laden:
+                inner = [z for z in e.zones.values() if z.items]
+                more.append(tuple(self._key(z, [x for x in z.items if x.zones and any(y.items for y in x.zones.values())], depth + 1)
+                                  for z in inner))
         return key + tuple(more)
 
 
 _SEEN = attrgetter("face_down", "seen_by")
 _VARS = attrgetter("vars")
-_ZONES = attrgetter("zones")
 
 
 def _frozen(v):

@@ -84,12 +84,7 @@ def board_svg(draw, labels: str, lang_words: dict) -> Markup:
            '<rect width="8" height="8" fill="#8a8a8a"/><line x1="0" y1="0" x2="0" y2="8" stroke="#6a6a6a" stroke-width="3"/>'
            '</pattern></defs>', CUT]
     for a in draw.areas:  # who holds what, then what changed: parts of their own (the first changes seldom)
-        ref = escape(a.ref)
-        if a.greyed:
-            out.append(f'<use class="greyed" href="#shape-{ref}" fill="url(#greyed-hatch)"><title>{escape(a.name)}: '
-                       f'{escape(a.greyed)}</title></use>')
-        elif a.colour is not None:
-            out.append(f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>')
+        out.append(_kept(a, "control", lambda: _control(a)))
     out.append(CUT)
     out.extend(f'<use class="changed" href="#shape-{escape(a.ref)}"/>' for a in draw.areas if a.changed)
     out.append(CUT + labels + CUT)  # the same in every view: a part of its own
@@ -100,12 +95,21 @@ def board_svg(draw, labels: str, lang_words: dict) -> Markup:
     out.append(CUT)
     for a in draw.areas:
         if a.chosen:
-            out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
-                       f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
+            out.append(_kept(a, "chosen", lambda: f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" '
+                             f'tabindex="0" role="button" aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>'))
     for a in draw.areas:
         out.append(_kept(a, "picked", lambda: _area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece)))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _control(a) -> str:
+    ref = escape(a.ref)
+    if a.greyed:
+        return f'<use class="greyed" href="#shape-{ref}" fill="url(#greyed-hatch)"><title>{escape(a.name)}: {escape(a.greyed)}</title></use>'
+    if a.colour is not None:
+        return f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>'
+    return ""
 
 
 def _kept(a, how: str, write) -> str:
@@ -228,6 +232,14 @@ def _ink_class(ink: str) -> str:
 
 # ---------------------------------------------------------------- tracks
 def track_html(t) -> Markup:
+    """A track as a row of slots with the players' markers (kept with its drawing, as zone_html's)."""
+    kept = t.drawn.get("html")
+    if kept is None:
+        kept = t.drawn["html"] = _track_html(t)
+    return kept
+
+
+def _track_html(t) -> Markup:
     cls = "track changed" if t.changed else "track"
     out = [f'<div class="{cls}" data-how="{escape(t.how)}"><div class="tname">{icon(t.icon, "ticon")}<span>{escape(t.name)}</span></div><ol class="slots">']
     for s in t.slots:
