@@ -102,15 +102,17 @@ def game_page(env: Environment, room, lang: str) -> str:
 
 
 def _static(room, lang: str):
-    """The board's static layer in `lang` (the scene's and its SVG), drawn once per room and language."""
+    """The board's static layer in `lang` (the scene's and its SVG), drawn once per game content, players, variants and
+    language, for every room of them (Room.shared): it is made of the records and the layout alone."""
     state = room.session.state
     if not state.voc.table.board.get("zone"):
         return None
-    kept = room.drawn.setdefault("static", {})
-    if lang not in kept:
+    key = ("static", room.row.game, room.game.content.content_hash, room.players, tuple(sorted(room.row.variants)), lang)
+    kept = room.shared.get(key)
+    if kept is None:
         board = static_board(state, state.voc.table, Presenter(state, None, lang))
-        kept[lang] = (board, draw.static_svg(board), draw.labels_svg(board))
-    return kept[lang]
+        kept = room.shared[key] = (board, draw.static_svg(board), draw.labels_svg(board))
+    return kept
 
 
 def _changed(room, viewer, model, asked: int | None) -> dict | None:
