@@ -14,7 +14,7 @@ from operator import attrgetter
 from interpreter.core.state import Entity, Zone
 from interpreter.present.tracks import tracks
 from interpreter.present.views import back_of, can_see
-from interpreter.present.words import Presenter
+from interpreter.present.words import Presenter, made_zones
 
 
 @dataclass
@@ -133,7 +133,7 @@ def table_model(session, viewer: int | None, lang: str | None = None, memo: dict
                     fixed = (pr.entity(area, values=False), near)
                     if memo is not None and can_see(area, viewer):
                         memo[("area", area.id)] = fixed
-                inner = [z for z in map(zone_view, area.zones.values()) if z is not None]
+                inner = [z for z in map(zone_view, made_zones(area)) if z is not None]
                 model.areas.append(AreaView(area.id, fixed[0], owner if isinstance(owner, int) else None,
                                             list(fixed[1]), inner, _entity_values(pr, spec, area), why))
                 if isinstance(owner, int) and owner in by_seat:
@@ -166,7 +166,7 @@ class _Zones:
         kept = memo.get(id(zone))
         if kept is None or kept[0] is not zone or kept[1] != zone.stamp:
             kept = None
-            laden = [e for e in zone.items if e.zones and any(z.items for z in e.zones.values())]
+            laden = [e for e in zone.items if _laden(e)]
         else:
             laden = kept[5]  # the same components lie there as when it was kept: the same ones have something on them
         key = self._key(zone, laden)
@@ -195,10 +195,13 @@ class _Zones:
             more.extend(tuple(_frozen(e.vars.get(n)) for n in on) if e.vars else () for e in items)
         if depth < 3:
             for e in laden:
-                inner = [z for z in e.zones.values() if z.items]
-                more.append(tuple(self._key(z, [x for x in z.items if x.zones and any(y.items for y in x.zones.values())], depth + 1)
-                                  for z in inner))
+                inner = [z for z in made_zones(e) if z.items]
+                more.append(tuple(self._key(z, [x for x in z.items if _laden(x)], depth + 1) for z in inner))
         return key + tuple(more)
+
+
+def _laden(e: Entity) -> bool:
+    return any(z.items for z in made_zones(e))
 
 
 _SEEN = attrgetter("face_down", "seen_by")
@@ -255,7 +258,7 @@ def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int
     for e in items:
         seen = can_see(e, viewer)
         text = pr.describe(e) if seen else pr.unseen_short(e)
-        inner = [z for z in (_zone(pr, spec, sub, viewer, model, depth + 1) for sub in e.zones.values()) if z is not None] \
+        inner = [z for z in (_zone(pr, spec, sub, viewer, model, depth + 1) for sub in made_zones(e)) if z is not None] \
             if seen and depth < 3 else []
         values = _entity_values(pr, spec, e) if seen else []
         back = None if seen else back_of(e, viewer, pr.backs)

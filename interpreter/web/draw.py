@@ -263,9 +263,10 @@ def log_html(lines: list, lang: str, last: int | None, new_word: str) -> Markup:
     kept on it: the same lines come in every view."""
     out = []
     for i, ln in enumerate(lines):
-        text = ln.html.get(lang)
-        if text is None:
-            text = ln.html[lang] = str(escape(ln.texts[lang]))
+        kept = ln.html
+        if kept is None or kept[0] != lang:
+            kept = ln.html = (lang, str(escape(ln.texts[lang])))
+        text = kept[1]
         new = last is not None and ln.n > last
         cls = ("new" if new else "") + (" private" if ln.private else "")
         mark = f'<span class="newmark">{escape(new_word)}</span> ' if new and i == 0 else ""

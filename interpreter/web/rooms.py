@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
@@ -50,7 +50,7 @@ class Line:
     n: int  # decisions answered when it was told
     texts: dict  # language -> the line in it, as this reader reads it
     private: bool  # told to this reader alone
-    html: dict = field(default_factory=dict)  # language -> the text escaped for a page (interpreter.web.draw.log_html)
+    html: tuple | None = None  # (language, the text in it escaped for a page): interpreter.web.draw.log_html
 
 
 @dataclass
