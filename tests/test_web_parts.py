@@ -106,3 +106,25 @@ def test_a_view_drawn_from_kept_zones_is_the_view_drawn_afresh(tmp_path):
             room.answer(token, len(room.session.history), rng.randrange(len(room.session.pending.values)))
         else:
             room.play_bots()
+
+
+def test_the_hint_names_only_what_the_page_draws_for_the_decision(tmp_path):
+    """AGoT's House choice names the house sheets, which the table never draws (their faces show beside the
+    options): the page says nothing of the board or of cards. A decision naming areas says "on the board"."""
+    rooms = Rooms(Store(tmp_path / "games.sqlite3"))
+    env = pages.environment()
+    room = rooms.create("agot", 3, ["person", "random", "random"], "en", seed=2)
+    assert room.decider() == 0 and room.session.pending.label(0).startswith("house_")
+    html = pages.view(env, room, 0, "en")["html"]
+    assert 'class="hint"' not in html and 'class="oface"' in html  # no hint; the sheets' faces beside the options
+    rng, hints = random.Random(6), set()
+    for _ in range(40):
+        play(room, 1, rng)
+        if room.decider() != 0:
+            break
+        html = pages.view(env, room, 0, "en")["html"]
+        hints.update(re.findall(r'<p class="hint">([^<]*)</p>', html))
+        if 'class="chosen"' in html:
+            assert "Choose on the board" in html
+    assert hints and hints <= {"Choose on the board, or from the list.", "Choose a highlighted card, or from the list.",
+                               "Choose on the board or a highlighted card, or from the list."}

@@ -103,6 +103,7 @@ class Scene:
     board: BoardDraw | None
     icons: set = field(default_factory=set)  # every icon the scene uses
     faces: dict = field(default_factory=dict)  # component id -> its Card, for each component drawn (options show them)
+    on_table: set = field(default_factory=set)  # the ids of the components drawn on the table (not only beside an option)
 
 
 @functools.lru_cache(maxsize=256)
@@ -263,16 +264,17 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
             painter.used.add(("track", t.name))
             memo[("track", t.name)] = (key, tracks[-1])
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
-    # an option's component that the table keeps out of sight (AGoT's house sheets) still shows its face
-    # beside the option, when the reader sees it
-    for ref in sorted(set(pickable) - set(painter.faces)):
+    on_table = set(painter.faces)
+    # an option's component that the table keeps out of sight (a zone the table does not show) still shows its
+    # face beside the option, when the reader sees it
+    for ref in sorted(set(pickable) - on_table):
         e = state.entities.get(ref)
         if e is not None and can_see(e, model.viewer):
             painter.card(Item(pr.describe(e), ref=ref, refs=[ref]), zone_owner(e.zone))
     if memo is not None:
         for gone in [k for k in memo if k not in painter.used]:
             del memo[gone]
-    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces)
+    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces, on_table)
 
 
 def signature(model) -> dict:

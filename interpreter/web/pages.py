@@ -133,6 +133,14 @@ def _changed(room, viewer, model, asked: int | None) -> dict | None:
     return changes(mine["base"], now)
 
 
+def _hint(on_board: bool, on_cards: bool) -> str | None:
+    """The phrase that says where the pending decision can be made besides the list: only what the page draws
+    (an option's component kept out of the table shows beside its option, not on the table)."""
+    if on_board and on_cards:
+        return "click table"
+    return "click board" if on_board else "click card" if on_cards else None
+
+
 def view(env: Environment, room, viewer: int | None, lang: str, marked: bool = False) -> dict:
     """The live part of a game page for `viewer` (None: a spectator): its HTML and what the script needs.
     `marked`: the HTML keeps the marks where it may be cut into parts (interpreter.web.parts)."""
@@ -175,9 +183,11 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         options.sort(key=lambda o: o["at"])
         # a number in a range is typed (a number field), never listed: it has no groups
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
-                    "decision": len(session.history), "on_table": bool(chosen or pickable), "number": shown.number}
+                    "decision": len(session.history), "hint": None, "number": shown.number}
     asked = len(session.history) if question is not None else None
     drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked), memo["scene"])
+    if question is not None:
+        question["hint"] = _hint(bool(chosen) and drawn.board is not None, bool(pickable & drawn.on_table))
     static = _static(room, lang) if drawn.board is not None else None
     last = room.last_of.get(viewer, -1) if viewer is not None else None
     told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
