@@ -87,6 +87,23 @@ def check_laptop(page, board: bool) -> None:
         crossing = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels)) if overlap(labels[i], labels[j])]
         names = [t.text_content() for t in page.locator("svg.board-dyn .alabel").all()]
         assert not crossing, [(names[i], names[j]) for i, j in crossing]
+    check_rows(page)
+
+
+def check_rows(page) -> list:
+    """Each zone's name clear of its row of cards and of their ×N badges (a badge sits above its card's top)."""
+    covered = page.evaluate("""() => [...document.querySelectorAll('.zone')].flatMap((z) => {
+        const head = z.querySelector(':scope > .zhead');
+        if (!head) return [];
+        const h = head.getBoundingClientRect();
+        return [...z.querySelectorAll(':scope > .cards > .card, :scope > .cards > .card > .count')].filter((c) => {
+          const b = c.getBoundingClientRect();
+          return b.width > 0 && h.width > 0 && b.left < h.right - 0.5 && h.left < b.right - 0.5
+            && b.top < h.bottom - 0.5 && h.top < b.bottom - 0.5;
+        }).map((c) => [z.dataset.zone, head.textContent, c.textContent.slice(0, 30)]);
+      })""")
+    assert not covered, covered
+    return covered
 
 
 def check_accessible(page) -> None:
