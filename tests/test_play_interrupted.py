@@ -76,7 +76,8 @@ def at_a_terminal(args: list[str], inputs: list, limit: float = 120.0, size: tup
             elif proc.poll() is not None:
                 break
         else:
-            raise AssertionError(f"the game wrote nothing for {limit:.0f} s:\n" + screen.decode("utf-8", "replace")[-2000:])
+            raise AssertionError(f"the game wrote nothing for {limit:.0f} s ({signal_state(proc.pid)}):\n" +
+                                 screen.decode("utf-8", "replace")[-2000:])
         code = proc.wait(timeout=limit)
     finally:
         if proc.poll() is None:
@@ -85,6 +86,17 @@ def at_a_terminal(args: list[str], inputs: list, limit: float = 120.0, size: tup
         if main is not None:
             os.close(main)
     return code, screen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def signal_state(pid: int) -> str:
+    """What the kernel says of a silent game's process and its signals (blocked, ignored, pending), so that a
+    game that hangs says why."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return "no /proc status"
+    return ", ".join(line.replace("\t", " ") for line in status.splitlines() if line.split(":")[0] in
+                     ("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))
 
 
 def resize(fd: int, rows: int, columns: int) -> None:
