@@ -91,13 +91,24 @@ def soak(browser, base: str, game: str, players: int, args) -> None:
     page.close()
 
 
+def still(page, timeout: float = 3000) -> None:
+    """Wait until nothing on the page moves: no animation running (the cards and pieces that glide to their new
+    places take up to 450 ms), so that a shot shows where things are, not where they pass."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:  # polled from here: the page's policy forbids wait_for_function's script
+        if page.evaluate("() => document.getAnimations().every((a) => a.playState !== 'running')"):
+            return
+        page.wait_for_timeout(50)
+
+
 def shoot(page, args, name: str) -> None:
     """The page as seen at 1280×800 (and 1920×1080, the whole page) and on a phone; back to 1280×800 after."""
     page.mouse.move(0, 0)  # no option lit by the pointer that chose the last one
     sizes = [("", 1280, 800)] + ([("-wide", 1920, 1080)] if args.wide else []) + [("-phone", 390, 844)]
     for suffix, width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)
+        page.wait_for_timeout(150)  # the page lays itself out again
+        still(page)
         page.screenshot(path=str(args.out / f"{name}{suffix}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
     if args.full:

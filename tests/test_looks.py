@@ -274,3 +274,25 @@ def test_a_house_to_lead_is_offered_with_its_sigil_in_its_colour(agot):
     faces = {state.entities[c].attrs["house"]: drawn.faces[c] for c in named}
     assert set(faces) == {"baratheon", "lannister", "stark"}
     assert faces["stark"].icon == "direwolf" and faces["lannister"].colour == looks.colours["lannister"]
+
+
+def test_an_area_out_of_play_shows_no_force(agot):
+    """At 3 players the "~" tokens close their areas: greyed on the board with the reason, and nothing drawn
+    on them (no neutral force of strength 0)."""
+    session = Session(agot, 3, 4, ("houses_fixed",))
+    model = table_model(session, 0)
+    greyed = [a for a in model.areas if a.greyed]
+    assert {"pyke", "highgarden", "sunspear"} <= {a.ref for a in greyed}
+    assert all(not a.zones for a in greyed), [(a.ref, [z.zone for z in a.zones]) for a in greyed if a.zones]
+    board = scene(model, session.state, Presenter(session.state, 0)).board
+    assert all(not a.pieces for a in board.areas if a.greyed)
+    assert any(a.pieces for a in board.areas if a.ref == "kings_landing")  # the forces in play are drawn
+
+
+def test_a_house_option_reads_as_the_houses_name_without_the_setups_bookkeeping(agot):
+    """The house sheets' setup fields (seat, the smallest player count, the tracks' start) are `shown: false`:
+    the House choice offers "House Stark (supply 1)", never "seat 2, from player count 3, throne pos 3 …"."""
+    session = Session(agot, 3, 4)
+    shown = shown_to(session.pending, session.state, session.pending.player, "en")
+    assert shown.options and all(o.startswith("House ") for o in shown.options)
+    assert not any(w in o for o in shown.options for w in ("seat", "from player", "pos", "court", "throne")), shown.options

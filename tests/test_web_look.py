@@ -87,6 +87,23 @@ def check_laptop(page, board: bool) -> None:
         crossing = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels)) if overlap(labels[i], labels[j])]
         names = [t.text_content() for t in page.locator("svg.board-dyn .alabel").all()]
         assert not crossing, [(names[i], names[j]) for i, j in crossing]
+    check_rows(page)
+
+
+def check_rows(page) -> list:
+    """Each zone's name clear of its row of cards and of their ×N badges (a badge sits above its card's top)."""
+    covered = page.evaluate("""() => [...document.querySelectorAll('.zone')].flatMap((z) => {
+        const head = z.querySelector(':scope > .zhead');
+        if (!head) return [];
+        const h = head.getBoundingClientRect();
+        return [...z.querySelectorAll(':scope > .cards > .card, :scope > .cards > .card > .count')].filter((c) => {
+          const b = c.getBoundingClientRect();
+          return b.width > 0 && h.width > 0 && b.left < h.right - 0.5 && h.left < b.right - 0.5
+            && b.top < h.bottom - 0.5 && h.top < b.bottom - 0.5;
+        }).map((c) => [z.dataset.zone, head.textContent, c.textContent.slice(0, 30)]);
+      })""")
+    assert not covered, covered
+    return covered
 
 
 def check_accessible(page) -> None:
@@ -200,11 +217,20 @@ def test_after_a_bid_the_influence_tracks_show_the_new_order(server, page):
     room = app.state.rooms.get(gid)
     token = link.split("#", 1)[1]
     names = {"throne_track": 0, "fiefdoms_track": 1, "kings_court_track": 2}
-    bid = False
+    bid = typed = False
     for _ in range(600):
         session = room.session
         d = session.pending
-        prompt = shown_to(d, session.state).prompt
+        shown = shown_to(d, session.state)
+        prompt = shown.prompt
+        if shown.number is not None and not typed:  # a bid is typed in a number field: 32 px or more to tap, on a phone
+            typed = True
+            wait_at_least(page, room.version)
+            page.set_viewport_size(PHONE)
+            for part in ("input", "button"):
+                b = box(page.locator(f"#question form.number {part}"))
+                assert b["height"] >= 32 and b["width"] >= 32, (part, b)
+            page.set_viewport_size(LAPTOP)
         if "bid" in prompt and "King's Court" in prompt:
             bid = True
         elif bid and "track" not in prompt:
@@ -212,7 +238,7 @@ def test_after_a_bid_the_influence_tracks_show_the_new_order(server, page):
         n = len(session.history)
         room.answer(token, n, random.Random(f"3/{n}").randrange(len(d.values)))
         room.play_bots()  # here and now: the server plays them in the background (interpreter.web.bots)
-    assert bid, "no Clash of Kings in the first 600 decisions"
+    assert bid and typed, "no Clash of Kings in the first 600 decisions"
     wait_at_least(page, room.version)
     tracks = page.locator("#tracks .track[data-how=order]").all()
     assert len(tracks) == 3

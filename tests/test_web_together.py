@@ -5,7 +5,6 @@ asked again without secrets, the log in the page's language, and updates that ca
 from __future__ import annotations
 
 import json
-import random
 import re
 import sqlite3
 import threading
@@ -20,7 +19,6 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from interpreter.web.app import make_app  # noqa: E402
-from interpreter.web.parts import Cutter, pieces_of  # noqa: E402
 from tests.test_web_routes import BASE_URL, WEB_GAME, answer, new_game, option_of, settle, view  # noqa: E402
 
 
@@ -223,38 +221,6 @@ def test_the_log_reads_in_the_pages_language_whatever_the_games(server):
     english, russian = log(view(client, gid, p1, "en")["html"]), log(view(client, gid, p1, "ru")["html"])
     assert len(room.lines[0]) > told and len(english) == len(russian) == len(room.lines[0])
     assert not any(re.search("[а-яА-Я]", x) for x in english) and all(re.search("[а-яА-Я]", x) for x in russian)
-
-
-def test_a_view_is_cut_into_parts_that_make_it_whole_again():
-    html = ('<div class="play">\n<div id="stage"><section id="a">x</section> <section id="b">y<b>z</b></section></div>\n'
-            '<aside id="side"><p>one <b>two</b></p><p>3</p><!-- <p> --></aside></div>\n')
-    pieces = pieces_of(html, min_cut=40)
-    assert "".join(pieces) == html  # white space, comments and text between elements kept
-    assert '<section id="a">x</section>' in pieces and "<p>3</p>" in pieces  # a long wrapper is cut into what it wraps
-    assert "<p>one <b>two</b></p>" in pieces  # but not a short element
-    assert pieces_of(html) == [html]  # nor a view shorter than the cut's least length
-
-
-def test_any_text_is_cut_into_parts_that_make_it_whole_again():
-    rng = random.Random(31)
-    bits = ["<div>", "</div>", "<p class='a > b'>", "</p>", "<br>", "<g/>", "<!-- x -->", "<!--", "<", ">", "</x>",
-            "text ", "<svg viewBox=\"0 0 1 1\">", "</svg>", "<li>", "</li>", "\n"]
-    for _ in range(300):
-        html = "".join(rng.choice(bits) for _ in range(rng.randrange(60)))
-        assert "".join(pieces_of(html, min_cut=rng.choice([1, 8, 64]))) == html, html
-
-
-def test_an_update_carries_only_the_parts_that_changed():
-    def view(lines):
-        log = "".join(f"<li>{line}</li>" for line in lines)
-        return f'<main><section id="board">{"<i>tile</i>" * 200}</section><ol class="log">{log}</ol></main>'
-    cutter = Cutter()
-    lines = [f"line {i} of the game's log, with what happened then" for i in range(40)]
-    before = cutter.cut(view(lines))
-    after = cutter.cut(view(["a new line"] + lines))
-    assert "".join(after) == view(["a new line"] + lines) and after == pieces_of(view(["a new line"] + lines))
-    assert [p for p in after if p not in before] == ['<li>a new line</li>']  # the rest by number
-    assert cutter.cut(view(lines)) == before  # the same view again: the same parts (the board's not read again)
 
 
 def test_a_database_of_the_first_schema_opens_and_its_games_resume(tmp_path):

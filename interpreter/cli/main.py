@@ -258,7 +258,7 @@ def cmd_serve(args) -> int:
                                           hint="choose another --port (or --host)")]) from None
     db = args.db or default_db()
     try:
-        app = make_app(db, folders, guard, bot_tasks=args.bot_tasks)
+        app = make_app(db, folders, guard, bot_tasks=args.bot_tasks, collector=True)
     except sqlite3.Error as err:
         if type(err) is sqlite3.DatabaseError:  # SQLite's "not a database" and "malformed": the file, not the system
             raise DiagnosticError([Diagnostic("DB-DAMAGED", f"the games database {db} cannot be read: {err}",

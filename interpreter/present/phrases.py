@@ -229,6 +229,8 @@ PHRASES: dict[str, dict[str, str]] = {
                          "ru": "Эта игра не проходит проверку: исправьте ошибки (rules validate выводит те же) и перезапустите сервер."},
     "web click table": {"en": "Choose on the board or a highlighted card, or from the list.",
                         "ru": "Выберите на поле или выделенную карту — или в списке."},
+    "web click board": {"en": "Choose on the board, or from the list.", "ru": "Выберите на поле — или в списке."},
+    "web click card": {"en": "Choose a highlighted card, or from the list.", "ru": "Выберите выделенную карту — или в списке."},
     "web zoom": {"en": "Zoom the board", "ru": "Масштаб поля"},
     "web zoom in": {"en": "Zoom in", "ru": "Приблизить"},
     "web zoom out": {"en": "Zoom out", "ru": "Отдалить"},

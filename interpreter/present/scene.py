@@ -49,6 +49,8 @@ class ZoneDraw:
     size: int
     total: int | None = None
     cards: list = field(default_factory=list)
+    # what a front end wrote of it, kept with it while the scene reuses it (Painter's memo): {how: text}
+    drawn: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
@@ -74,6 +76,7 @@ class TrackDraw:
     icon: str | None
     slots: list = field(default_factory=list)
     changed: bool = False
+    drawn: dict = field(default_factory=dict, repr=False, compare=False)  # as ZoneDraw.drawn
 
 
 @dataclass
@@ -100,6 +103,7 @@ class Scene:
     board: BoardDraw | None
     icons: set = field(default_factory=set)  # every icon the scene uses
     faces: dict = field(default_factory=dict)  # component id -> its Card, for each component drawn (options show them)
+    on_table: set = field(default_factory=set)  # the ids of the components drawn on the table (not only beside an option)
 
 
 @functools.lru_cache(maxsize=256)
@@ -117,9 +121,11 @@ def ink_on(colour: str) -> str:
 class Painter:
     """Turns table-model items into cards and tokens with the game's looks, for one reader."""
 
-    def __init__(self, state, looks: Looks, pr, pickable: set, before: set | None):
+    def __init__(self, state, looks: Looks, pr, pickable: set, before: set | None, memo: dict | None = None):
         self.state, self.looks, self.pr = state, looks, pr
         self.pickable, self.before = pickable, before
+        self.memo = memo  # table-model zone (kept by present.table's memo) -> its drawing, while nothing it shows changed
+        self.used: set = set()  # the memo's entries this scene drew: the others are dropped after it
         self.icons: set = set()
         self.faces: dict = {}
         self.words: dict = {}  # attribute -> its word (badges repeat a few names on many cards)
@@ -176,22 +182,61 @@ class Painter:
         return self.seat_colour(owner) if owner is not None else NEUTRAL
 
     def zone(self, z, owner: int | None, token: bool = False) -> ZoneDraw:
+        """A table-model zone drawn. With a memo, the drawing of the same zone (the same ZoneView: the table
+        model's memo keeps it while its contents stay) is drawn again only when what else it shows changed: its
+        owner's colour, which of its components an option names, which are new since the reader's last decision."""
+        if self.memo is None:
+            return self._zone(z, owner, token)
+        self.used.add(id(z))
+        kept = self.memo.get(id(z))
+        refs = kept[1] if kept is not None and kept[0] is z else _zone_refs(z, [])
+        before = self.before
+        key = (owner, token, self.seat_colour(owner) if owner is not None else None,
+               [r for r in refs if r in self.pickable] if self.pickable else [],
+               None if before is None else [r for r in refs if r not in before])
+        if kept is not None and kept[0] is z and kept[2] == key:
+            self.faces.update(kept[4])
+            self.icons.update(kept[5])
+            return kept[3]
+        faces, icons = self.faces, self.icons
+        self.faces, self.icons = {}, set()
+        try:
+            out = self._zone(z, owner, token)
+            self.memo[id(z)] = (z, refs, key, out, self.faces, self.icons)
+        finally:
+            faces.update(self.faces)
+            icons.update(self.icons)
+            self.faces, self.icons = faces, icons
+        return out
+
+    def _zone(self, z, owner: int | None, token: bool = False) -> ZoneDraw:
         out = ZoneDraw(z.name, z.zone, z.mode, z.size, z.total)
         for item in z.items:
             card = self.card(item, owner, token)
-            card.inner = [self.zone(inner, owner, True) for inner in item.zones]
+            card.inner = [self._zone(inner, owner, True) for inner in item.zones]
             out.cards.append(card)
         return out
 
 
-def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset(), changed: dict | None = None) -> Scene:
+def _zone_refs(z, out: list) -> list:
+    """Every component a table-model zone shows by id (through the zones on them)."""
+    for it in z.items:
+        out.extend(it.refs or ([it.ref] if it.ref is not None else ()))
+        for inner in it.zones:
+            _zone_refs(inner, out)
+    return out
+
+
+def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset(), changed: dict | None = None,
+          memo: dict | None = None) -> Scene:
     """The scene of `model` for its reader: `pickable` the components and `chosen` the areas the pending options
     name, `changed` what differs from the reader's last decision ({"areas": set, "refs": set of ids seen then,
-    "tracks": set}, or None when nothing is known)."""
+    "tracks": set}, or None when nothing is known). `memo` (a dict the caller keeps for one reader and language)
+    keeps the drawings of the zones that did not change since the scene before (see Painter.zone)."""
     spec = state.voc.table
     looks = spec.looks
     before = changed.get("refs") if changed else None
-    painter = Painter(state, looks, pr, set(pickable), before)
+    painter = Painter(state, looks, pr, set(pickable), before, memo)
     panels = []
     for p in model.players:
         colour = painter.seat_colour(p.seat)
@@ -202,20 +247,34 @@ def scene(model, state, pr, pickable: set = frozenset(), chosen: set = frozenset
     shared = [painter.zone(z, None) for z in model.game]
     moved_tracks = changed.get("tracks", set()) if changed else set()
     tracks = []
+    colours = tuple(painter.seat_colour(p) for p in range(state.players))
     for t in model.tracks:
         if t.icon:
             painter.icons.add(t.icon)
-        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), painter.seat_colour(seat), ink_on(painter.seat_colour(seat)),
+        key = (t.how, t.icon, t.name in moved_tracks, colours, [(s.label, s.seats, s.marked) for s in t.slots])
+        kept = memo.get(("track", t.name)) if memo is not None else None
+        if kept is not None and kept[0] == key:  # the same markers where they were: drawn as before
+            painter.used.add(("track", t.name))
+            tracks.append(kept[1])
+            continue
+        slots = [SlotDraw(s.label, [Marker(seat, pr.player(seat, False), colours[seat], ink_on(colours[seat]),
                                            pr.say("player short", n=seat + 1)) for seat in s.seats], s.marked) for s in t.slots]
         tracks.append(TrackDraw(t.name, t.how, t.icon, slots, t.name in moved_tracks))
+        if memo is not None:
+            painter.used.add(("track", t.name))
+            memo[("track", t.name)] = (key, tracks[-1])
     board = board_draw(model, spec, painter, set(chosen), changed.get("areas", set()) if changed else set()) if model.areas else None
-    # an option's component that the table keeps out of sight (AGoT's house sheets) still shows its face
-    # beside the option, when the reader sees it
-    for ref in sorted(set(pickable) - set(painter.faces)):
+    on_table = set(painter.faces)
+    # an option's component that the table keeps out of sight (a zone the table does not show) still shows its
+    # face beside the option, when the reader sees it
+    for ref in sorted(set(pickable) - on_table):
         e = state.entities.get(ref)
         if e is not None and can_see(e, model.viewer):
             painter.card(Item(pr.describe(e), ref=ref, refs=[ref]), zone_owner(e.zone))
-    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces)
+    if memo is not None:
+        for gone in [k for k in memo if k not in painter.used]:
+            del memo[gone]
+    return Scene(me, others, shared, list(model.values), tracks, board, painter.icons, painter.faces, on_table)
 
 
 def signature(model) -> dict:

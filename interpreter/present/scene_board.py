@@ -70,6 +70,8 @@ class AreaDraw:
     greyed: str | None = None  # why it is out of play
     pieces: list = field(default_factory=list)
     values: list = field(default_factory=list)  # [(word, value)]: badges
+    # what a front end wrote of it, kept with it while the scene reuses it (board_draw): {how: text}
+    drawn: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass
@@ -192,12 +194,19 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
             x, y = positions.get(a.ref, (RADIUS, RADIUS))
             label, below = (x, y + RADIUS + LABEL), y + RADIUS + LABEL + 16
         colour = painter.seat_colour(a.controller) if a.controller is not None else None
+        drawn_zones = [painter.zone(z, a.controller, token=True) for z in a.zones]
+        key = (a.name, a.controller, colour, a.ref in chosen, a.ref in changed, a.greyed, a.values)
+        kept = _kept(painter, a.ref, key, drawn_zones)
+        if kept is not None:  # nothing it shows changed since the scene before: drawn as it was
+            if a.greyed and a.greyed not in out.greyed:
+                out.greyed.append(a.greyed)
+            out.areas.append(kept)
+            continue
         words = [a.name] + [f"{w} {v}" for w, v in a.values] + [_zone_words(z) for z in a.zones] + ([a.greyed] if a.greyed else [])
         area = AreaDraw(a.ref, a.name, "\n".join(words), label, a.controller, colour, a.ref in chosen, a.ref in changed,
                         a.greyed, values=list(a.values))
         row = 0
-        for z in a.zones:
-            drawn = painter.zone(z, a.controller, token=True)
+        for z, drawn in zip(a.zones, drawn_zones):
             at = (slots.get(a.ref) or {}).get(z.zone)
             if at is None:
                 at = (label[0], below + row * step)
@@ -207,7 +216,22 @@ def board_draw(model, spec, painter, chosen: set, changed: set) -> BoardDraw:
         if a.greyed and a.greyed not in out.greyed:
             out.greyed.append(a.greyed)
         out.areas.append(area)
+        if painter.memo is not None:
+            painter.memo[("area", a.ref)] = (key, drawn_zones, area)
     return out
+
+
+def _kept(painter, ref: str, key: tuple, drawn_zones: list):
+    """The area's drawing in the scene before (the painter's memo), if made from the same things: `key` and the
+    very drawings of its zones (the painter reuses a zone's drawing while nothing it shows changed)."""
+    memo = painter.memo
+    if memo is None:
+        return None
+    painter.used.add(("area", ref))
+    kept = memo.get(("area", ref))
+    if kept is None or kept[0] != key or len(kept[1]) != len(drawn_zones):
+        return None
+    return kept[2] if all(x is y for x, y in zip(kept[1], drawn_zones)) else None
 
 
 def _ring(ids: list) -> tuple:

@@ -9,11 +9,12 @@ components, and the totals of piles.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 
 from interpreter.core.state import Entity, Zone
 from interpreter.present.tracks import tracks
 from interpreter.present.views import back_of, can_see
-from interpreter.present.words import Presenter
+from interpreter.present.words import Presenter, made_zones
 
 
 @dataclass
@@ -90,16 +91,23 @@ def _call(session, name: str, arg):
     return rt.modified(name, fn, (arg,)) if name in game.modified else fn(rt, arg)
 
 
-def table_model(session, viewer: int | None, lang: str | None = None) -> TableModel:
+def table_model(session, viewer: int | None, lang: str | None = None, memo: dict | None = None) -> TableModel:
+    """The table as `viewer` reads it. `memo` (a dict kept by the caller for one reader and language, empty at
+    first) keeps each zone's view with what it was made from, so that the next model of the same session reads
+    again only the zones whose contents changed (a page's view after each move)."""
     state = session.state
     spec = state.voc.table
     pr = Presenter(state, viewer, lang)
     model = TableModel(viewer, pr.lang)
+    if memo is not None and memo.get("session") is not session:  # another game (undone, replayed): nothing kept holds
+        memo.clear()
+        memo["session"] = session
+    zone_view = _Zones(pr, spec, viewer, model, memo)
     board_zone = spec.board.get("zone")
     for zone in state.game_zones.values():
         if zone.name == board_zone:
             continue
-        shown = _zone(pr, spec, zone, viewer, model)
+        shown = zone_view(zone)
         if shown is not None:
             model.game.append(shown)
     model.values = _values(pr, spec, state.game_vars)
@@ -108,7 +116,7 @@ def table_model(session, viewer: int | None, lang: str | None = None) -> TableMo
     for p in order:
         player = PlayerView(p, pr.player(p), score_now(session, p) if during else None, _values(pr, spec, state.player_vars[p]))
         for zones in state.player_zones.values():
-            shown = _zone(pr, spec, zones[p], viewer, model)
+            shown = zone_view(zones[p])
             if shown is not None:
                 player.zones.append(shown)
         model.players.append(player)
@@ -119,14 +127,89 @@ def table_model(session, viewer: int | None, lang: str | None = None) -> TableMo
         for zone, why in [(state.game_zones[board_zone], None)] + greyed:
             for area in zone.items:
                 owner = _call(session, controller, area) if controller and why is None else None
-                near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
-                inner = [z for z in (_zone(pr, spec, sub, viewer, model) for sub in area.zones.values()) if z is not None]
-                model.areas.append(AreaView(area.id, pr.entity(area, values=False), owner if isinstance(owner, int) else None,
-                                            near, inner, _entity_values(pr, spec, area), why))
+                fixed = memo.get(("area", area.id)) if memo is not None else None  # its name and neighbours never change
+                if fixed is None:
+                    near = [a.id if isinstance(a, Entity) else str(a) for a in (area.attrs.get(adjacent) or ())] if adjacent else []
+                    fixed = (pr.entity(area, values=False), near)
+                    if memo is not None and can_see(area, viewer):
+                        memo[("area", area.id)] = fixed
+                inner = [z for z in map(zone_view, made_zones(area)) if z is not None]
+                model.areas.append(AreaView(area.id, fixed[0], owner if isinstance(owner, int) else None,
+                                            list(fixed[1]), inner, _entity_values(pr, spec, area), why))
                 if isinstance(owner, int) and owner in by_seat:
                     by_seat[owner].areas.append(area.id)
     model.tracks = tracks(state, spec.looks.tracks, pr)
     return model
+
+
+class _Zones:
+    """`_zone` at the top of a zone, kept in a memo by what the view of the zone is made from: who holds it, and
+    each component in it, in order, with what the reader's view of it depends on (face down, seen by, its shown
+    variables), through the zones on it. Records' attributes never change in play; a shown variable that is a
+    list or a map is kept as its text. Which components have something on them is read again only when the
+    zone's stamp moved (what lies in it, or on what lies in it, changed: core.state.touch)."""
+
+    def __init__(self, pr: Presenter, spec, viewer, model: TableModel, memo: dict | None):
+        self.pr, self.spec, self.viewer, self.model, self.memo = pr, spec, viewer, model, memo
+        self.on = spec.on_components
+
+    def __call__(self, zone: Zone) -> ZoneView | None:
+        if not zone.items:
+            return None
+        memo = self.memo
+        show = self.spec.show(zone.name)
+        if show.owner == show.others == "none":  # never shown, to anyone: nothing to read (the box)
+            return None
+        owner = zone.owner
+        if memo is None or (type(owner) is Entity and not can_see(owner, self.viewer)):  # named by where it lies
+            return _zone(self.pr, self.spec, zone, self.viewer, self.model)
+        kept = memo.get(id(zone))
+        if kept is None or kept[0] is not zone or kept[1] != zone.stamp:
+            kept = None
+            laden = [e for e in zone.items if _laden(e)]
+        else:
+            laden = kept[5]  # the same components lie there as when it was kept: the same ones have something on them
+        key = self._key(zone, laden)
+        if kept is not None and kept[2] == key:
+            self.model.texts.update(kept[4])
+            return kept[3]
+        texts = self.model.texts
+        self.model.texts = {}
+        try:
+            shown = _zone(self.pr, self.spec, zone, self.viewer, self.model)
+            memo[id(zone)] = (zone, zone.stamp, key, shown, self.model.texts, laden)
+        finally:
+            texts.update(self.model.texts)
+            self.model.texts = texts
+        return shown
+
+    def _key(self, zone: Zone, laden: list, depth: int = 0) -> tuple:
+        """What the view of `zone` is made from; `laden`: its components with something on them."""
+        items = zone.items
+        key = (zone_owner(zone), tuple(items), tuple(map(_SEEN, items)))
+        on = self.on
+        if not laden and not (on and any(map(_VARS, items))):
+            return key  # what most zones hold: components with nothing on them and no shown variable
+        more = []
+        if on:
+            more.extend(tuple(_frozen(e.vars.get(n)) for n in on) if e.vars else () for e in items)
+        if depth < 3:
+            for e in laden:
+                inner = [z for z in made_zones(e) if z.items]
+                more.append(tuple(self._key(z, [x for x in z.items if _laden(x)], depth + 1) for z in inner))
+        return key + tuple(more)
+
+
+def _laden(e: Entity) -> bool:
+    return any(z.items for z in made_zones(e))
+
+
+_SEEN = attrgetter("face_down", "seen_by")
+_VARS = attrgetter("vars")
+
+
+def _frozen(v):
+    return v if v is None or isinstance(v, (int, str, Entity)) else repr(v)
 
 
 def _values(pr: Presenter, spec, variables: dict) -> list:
@@ -175,7 +258,7 @@ def _zone(pr: Presenter, spec, zone: Zone, viewer, model: TableModel, depth: int
     for e in items:
         seen = can_see(e, viewer)
         text = pr.describe(e) if seen else pr.unseen_short(e)
-        inner = [z for z in (_zone(pr, spec, sub, viewer, model, depth + 1) for sub in e.zones.values()) if z is not None] \
+        inner = [z for z in (_zone(pr, spec, sub, viewer, model, depth + 1) for sub in made_zones(e)) if z is not None] \
             if seen and depth < 3 else []
         values = _entity_values(pr, spec, e) if seen else []
         back = None if seen else back_of(e, viewer, pr.backs)

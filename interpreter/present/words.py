@@ -33,6 +33,13 @@ def entity_name(e: Entity, lang: str = "en") -> str:
     return text_in(name, lang) if name else humanize(e.record_id)
 
 
+def made_zones(e: Entity):
+    """The zones on component `e` that were ever made. A component's zones are made when the rules first read
+    them (interpreter.runtime.lazyzones: until then `e.zones` holds none, though reading it in any other way
+    makes them all); a zone never made holds nothing, so what lies on a component is read without making them."""
+    return dict.values(e.zones)
+
+
 def card_text(e: Entity, lang: str = "en") -> str:
     text = e.attrs.get("text")
     return text_in(text, lang).strip() if text else ""
@@ -137,7 +144,7 @@ class Presenter:
             return self.told_apart(e, entity_name(e, self.lang))
         text = self.describe(e) if values else entity_name(e, self.lang)
         if values:  # what lies on it (a unit on a card, tokens on a card), as the table shows it
-            inner = [f"{self.word(z.name)}: {_contents(self, z, 1)}" for z in e.zones.values() if z.items]
+            inner = [f"{self.word(z.name)}: {_contents(self, z, 1)}" for z in made_zones(e) if z.items]
             if inner:
                 text += f" [{'; '.join(inner)}]"
         if where and e.zone is not None:

@@ -31,6 +31,7 @@ from interpreter.present.icons import sprite, sprite_version
 from interpreter.present.phrases import LANGUAGES
 from interpreter.web import pages
 from interpreter.web.bots import Bots
+from interpreter.web.collector import Collector
 from interpreter.web.guard import CreationLimit, Guard, GuardMiddleware, read_json, whole_number
 from interpreter.web.live import serve_page
 from interpreter.web.mine import your_games
@@ -109,15 +110,17 @@ def _pace(text: str) -> float:
 
 
 def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = None, *,
-             bot_tasks: int | None = None) -> Starlette:
+             bot_tasks: int | None = None, collector: bool = False) -> Starlette:
     """The server's app: its games in the SQLite file `db`, the lobby's games (content/ and `folders`); `guard`
     says which hosts, origins and how many games per client it accepts (by default: loopback names on any
-    port); at most `bot_tasks` bots' decisions are worked on at once (by default one per processor)."""
+    port); at most `bot_tasks` bots' decisions are worked on at once (by default one per processor); with
+    `collector`, the garbage collector runs when interpreter.web.collector says (a server's, not a test's)."""
     guard = guard or Guard()
     store = Store(db)
     rooms = Rooms(store, folders)
     limit = CreationLimit(guard.games_per_client, guard.window)
     bots = Bots(bot_tasks)
+    collecting = Collector() if collector else None
     env = pages.environment()
 
     async def lobby(request: Request):
@@ -151,6 +154,8 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         room = await run_in_threadpool(rooms.create, one("game"), players, kinds, one("lang", "en"), form.get("variant", []),
                                        seed, one("hotseat") == "1", _pace(one("pace")))
         bots.kick(room)  # the bots play in the background: the seats' links are shown at once
+        if collecting is not None:
+            collecting.made()
         return _html(pages.links(env, room, room.row.lang))
 
     async def links_again(request: Request):
@@ -277,7 +282,11 @@ def make_app(db: Path | str, folders: list | None = None, guard: Guard | None = 
         bots.start(asyncio.get_running_loop())
         for room in list(rooms.rooms.values()):  # the games resumed: their bots play on where they were
             bots.kick(room)
+        if collecting is not None:
+            collecting.start()
         yield
+        if collecting is not None:
+            collecting.stop()
         bots.stop()
         store.close()
 

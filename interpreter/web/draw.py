@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from interpreter.present.icons import sprite_version
 from dsl.board_geometry import CHAR_EM, LINE_EM
 from interpreter.present.scene_board import ICON, LABEL
+from interpreter.web.parts import CUT
 
 
 def icon_href(name: str) -> str:
@@ -81,29 +82,43 @@ def board_svg(draw, labels: str, lang_words: dict) -> Markup:
            f'height="{draw.height:.0f}" role="group" aria-label="{escape(lang_words["board"])}">',
            '<defs><pattern id="greyed-hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
            '<rect width="8" height="8" fill="#8a8a8a"/><line x1="0" y1="0" x2="0" y2="8" stroke="#6a6a6a" stroke-width="3"/>'
-           '</pattern></defs>']
-    for a in draw.areas:
-        ref = escape(a.ref)
-        if a.greyed:
-            out.append(f'<use class="greyed" href="#shape-{ref}" fill="url(#greyed-hatch)"><title>{escape(a.name)}: '
-                       f'{escape(a.greyed)}</title></use>')
-        elif a.colour is not None:
-            out.append(f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>')
-        if a.changed:
-            out.append(f'<use class="changed" href="#shape-{ref}"/>')
-    out.append(labels)
+           '</pattern></defs>', CUT]
+    for a in draw.areas:  # who holds what, then what changed: parts of their own (the first changes seldom)
+        out.append(_kept(a, "control", lambda: _control(a)))
+    out.append(CUT)
+    out.extend(f'<use class="changed" href="#shape-{escape(a.ref)}"/>' for a in draw.areas if a.changed)
+    out.append(CUT + labels + CUT)  # the same in every view: a part of its own
     # what lies on the areas, then the areas an option names (over it: a click anywhere on them chooses), then
     # the pieces an option names (over those)
-    for a in draw.areas:
-        out.append(_area_pieces(a, lambda p: not p.card.pickable, scale=draw.piece))
+    for a in draw.areas:  # each area's pieces a part of their own (interpreter.web.parts): most stay as they were
+        out.append(CUT + _kept(a, "rest", lambda: _area_pieces(a, lambda p: not p.card.pickable, scale=draw.piece)))
+    out.append(CUT)
     for a in draw.areas:
         if a.chosen:
-            out.append(f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" tabindex="0" role="button" '
-                       f'aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>')
+            out.append(_kept(a, "chosen", lambda: f'<use class="chosen" data-area="{escape(a.ref)}" href="#shape-{escape(a.ref)}" '
+                             f'tabindex="0" role="button" aria-label="{escape(a.name)}"><title>{escape(a.title)}</title></use>'))
     for a in draw.areas:
-        out.append(_area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece))
+        out.append(_kept(a, "picked", lambda: _area_pieces(a, lambda p: p.card.pickable, badges=False, scale=draw.piece)))
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _control(a) -> str:
+    ref = escape(a.ref)
+    if a.greyed:
+        return f'<use class="greyed" href="#shape-{ref}" fill="url(#greyed-hatch)"><title>{escape(a.name)}: {escape(a.greyed)}</title></use>'
+    if a.colour is not None:
+        return f'<use class="control" href="#shape-{ref}" fill="{escape(a.colour)}"/>'
+    return ""
+
+
+def _kept(a, how: str, write) -> str:
+    """What `write()` writes of area `a`, kept with its drawing (AreaDraw.drawn: the scene reuses it while
+    nothing it shows changed)."""
+    text = a.drawn.get(how)
+    if text is None:
+        text = a.drawn[how] = write()
+    return text
 
 
 def _area_pieces(a, which, badges: bool = True, scale: float = 1.0) -> str:
@@ -116,8 +131,8 @@ def _area_pieces(a, which, badges: bool = True, scale: float = 1.0) -> str:
         x, y = a.label[0] + _label_width(a.name) / 2 + 12 + i * 24, a.label[1]
         out.append(f'<g class="vbadge" transform="translate({x:.1f} {y:.1f})"><circle r="10"/>'
                    f'<text y="4">{escape(value)}</text><title>{escape(word)} {escape(value)}</title></g>')
-    out.extend(_piece(p, scale) for p in pieces)
-    out.append("</g>")
+    out.extend(CUT + _piece(p, scale) for p in pieces)  # each piece a part of its own
+    out.append(CUT + "</g>")
     return "".join(out)
 
 
@@ -154,14 +169,23 @@ def _times(c) -> str:
 
 # ---------------------------------------------------------------- cards and zones (HTML)
 def zone_html(z, texts: dict, small: bool = False) -> Markup:
-    """A zone as a row of cards (`small`: the compact cards of an opponent's panel)."""
+    """A zone as a row of cards (`small`: the compact cards of an opponent's panel). Kept with the zone's drawing
+    (ZoneDraw.drawn), which the scene reuses while nothing it shows changed (texts included)."""
+    kept = z.drawn.get(small)
+    if kept is not None:
+        return kept
+    z.drawn[small] = out = _zone_html(z, texts, small)
+    return out
+
+
+def _zone_html(z, texts: dict, small: bool) -> Markup:
     head = f'<span class="zname">{escape(z.name)}</span>'
     if z.total is not None:
         head += f' <span class="total">{escape(str(z.total))}</span>'
     if z.mode == "count":
         body = f'<span class="pile">{int(z.size)}</span>'
     else:
-        body = "".join(card_html(c, texts, small) for c in z.cards)
+        body = "".join(CUT + card_html(c, texts, small) for c in z.cards) + CUT  # each card a part of its own
         if z.mode == "top" and z.size > 1:
             body += f'<span class="pile">{int(z.size)}</span>'
     cls = "zone small" if small else "zone"
@@ -208,6 +232,14 @@ def _ink_class(ink: str) -> str:
 
 # ---------------------------------------------------------------- tracks
 def track_html(t) -> Markup:
+    """A track as a row of slots with the players' markers (kept with its drawing, as zone_html's)."""
+    kept = t.drawn.get("html")
+    if kept is None:
+        kept = t.drawn["html"] = _track_html(t)
+    return kept
+
+
+def _track_html(t) -> Markup:
     cls = "track changed" if t.changed else "track"
     out = [f'<div class="{cls}" data-how="{escape(t.how)}"><div class="tname">{icon(t.icon, "ticon")}<span>{escape(t.name)}</span></div><ol class="slots">']
     for s in t.slots:
@@ -222,6 +254,24 @@ def track_html(t) -> Markup:
                        '<span class="mname ink-light">●</span></span>')
         out.append("</li>")
     out.append("</ol></div>")
+    return Markup("".join(out))
+
+
+def log_html(lines: list, lang: str, last: int | None, new_word: str) -> Markup:
+    """The log's lines (newest first) as list items, each a part of its own (interpreter.web.parts); a line new
+    since the reader's last decision marked, the newest of those with `new_word`. Each line's escaped text is
+    kept on it: the same lines come in every view."""
+    out = []
+    for i, ln in enumerate(lines):
+        kept = ln.html
+        if kept is None or kept[0] != lang:
+            kept = ln.html = (lang, str(escape(ln.texts[lang])))
+        text = kept[1]
+        new = last is not None and ln.n > last
+        cls = ("new" if new else "") + (" private" if ln.private else "")
+        mark = f'<span class="newmark">{escape(new_word)}</span> ' if new and i == 0 else ""
+        out.append(f'{CUT}<li class="{cls}">{mark}{text}</li>')
+    out.append(CUT)
     return Markup("".join(out))
 
 

@@ -4,7 +4,7 @@ The page's first message names the seats it holds (their secret tokens) and its 
 answers `held` (the seat of each token), then pushes:
 
 - `view`: the game as the seat on screen reads it. Its HTML comes in parts (interpreter.web.parts: the
-  elements of the seat page's view, templates/view.html, a long wrapper cut into its tags and what it wraps);
+  elements of the seat page's view, templates/view.html, cut where the templates mark it);
   the HTML is the parts put end to end. A part the page already has from this socket comes as its number in
   the page's previous view, so an update carries what changed (a new log line, the status, the areas of the
   board that changed). With it, what the page's own scripts need: whose turn it is, the options offered
@@ -25,7 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from interpreter.present.phrases import LANGUAGES, say
 from interpreter.web import pages
 from interpreter.web.guard import read_json
-from interpreter.web.parts import Cutter
+from interpreter.web.parts import split
 from interpreter.web.rooms import LOG, MAX_PAGES, Refused
 
 MAX_MESSAGE = 4096  # characters of a websocket message: the page sends only its seats' tokens
@@ -52,11 +52,10 @@ def rendered(env, rooms, room, viewer: int | None, lang: str) -> dict:
         hit = room.rendered.get(key)
         if hit is not None and hit[0] == room.version:
             return hit[1]
-        cutter = hit[2] if hit is not None else Cutter()  # what is as in the reader's last view is not read again
-        view = pages.view(env, room, viewer, lang)
-        view["parts"] = cutter.cut(view.pop("html"))
+        view = pages.view(env, room, viewer, lang, marked=True)
+        view["parts"] = split(view.pop("html"))
         view.update(_extras(rooms, room, viewer, lang))
-        room.rendered[key] = (room.version, view, cutter)
+        room.rendered[key] = (room.version, view)
         return view
 
 

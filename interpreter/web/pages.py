@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from dsl.translations import text_in
 from interpreter.present.options import option_refs
@@ -23,6 +24,7 @@ from interpreter.present.table import table_model
 from interpreter.present.terminal import option_order
 from interpreter.present.words import Presenter, shown_to
 from interpreter.web import draw
+from interpreter.web.parts import CUT, whole
 
 HERE = Path(__file__).resolve().parent
 MAX_LISTED = 200  # the lobby lists the games in play among the last ones made
@@ -38,7 +40,7 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       auto_reload=False)  # the templates are read once: no stat() of each file at every page
-    env.globals.update(t=web_phrase, say=say, zone_html=draw.zone_html, track_html=draw.track_html,
+    env.globals.update(cut=Markup(CUT), t=web_phrase, say=say, zone_html=draw.zone_html, track_html=draw.track_html,
                        colour_chip=draw.colour_chip, option_face=draw.option_face)
     return env
 
@@ -100,15 +102,17 @@ def game_page(env: Environment, room, lang: str) -> str:
 
 
 def _static(room, lang: str):
-    """The board's static layer in `lang` (the scene's and its SVG), drawn once per room and language."""
+    """The board's static layer in `lang` (the scene's and its SVG), drawn once per game content, players, variants and
+    language, for every room of them (Room.shared): it is made of the records and the layout alone."""
     state = room.session.state
     if not state.voc.table.board.get("zone"):
         return None
-    kept = room.drawn.setdefault("static", {})
-    if lang not in kept:
+    key = ("static", room.row.game, room.game.content.content_hash, room.players, tuple(sorted(room.row.variants)), lang)
+    kept = room.shared.get(key)
+    if kept is None:
         board = static_board(state, state.voc.table, Presenter(state, None, lang))
-        kept[lang] = (board, draw.static_svg(board), draw.labels_svg(board))
-    return kept[lang]
+        kept = room.shared[key] = (board, draw.static_svg(board), draw.labels_svg(board))
+    return kept
 
 
 def _changed(room, viewer, model, asked: int | None) -> dict | None:
@@ -129,17 +133,31 @@ def _changed(room, viewer, model, asked: int | None) -> dict | None:
     return changes(mine["base"], now)
 
 
-def view(env: Environment, room, viewer: int | None, lang: str) -> dict:
-    """The live part of a game page for `viewer` (None: a spectator): its HTML and what the script needs."""
+def _hint(on_board: bool, on_cards: bool) -> str | None:
+    """The phrase that says where the pending decision can be made besides the list: only what the page draws
+    (an option's component kept out of the table shows beside its option, not on the table)."""
+    if on_board and on_cards:
+        return "click table"
+    return "click board" if on_board else "click card" if on_cards else None
+
+
+def view(env: Environment, room, viewer: int | None, lang: str, marked: bool = False) -> dict:
+    """The live part of a game page for `viewer` (None: a spectator): its HTML and what the script needs.
+    `marked`: the HTML keeps the marks where it may be cut into parts (interpreter.web.parts)."""
     room.speak(lang)  # the log in the page's language
     with room.lock:
-        return _view(env, room, viewer, lang)
+        out = _view(env, room, viewer, lang)
+    if not marked:
+        out["html"] = whole(out["html"])
+    return out
 
 
 def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
     session = room.session
     state = session.state
-    model = table_model(session, viewer, lang)
+    # what a reader's last view made and did not change since is kept (present.table, present.scene: memos)
+    memo = room.drawn.setdefault("memos", {}).setdefault((viewer, lang), {"table": {}, "scene": {}})
+    model = table_model(session, viewer, lang, memo["table"])
     pr = Presenter(state, viewer, lang)
     decider = room.decider()
     playing = room.status == "playing" and decider is not None
@@ -165,14 +183,16 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         options.sort(key=lambda o: o["at"])
         # a number in a range is typed (a number field), never listed: it has no groups
         question = {"prompt": shown.prompt, "secret": shown.secret, "options": options,
-                    "decision": len(session.history), "on_table": bool(chosen or pickable), "number": shown.number}
+                    "decision": len(session.history), "hint": None, "number": shown.number}
     asked = len(session.history) if question is not None else None
-    drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked))
+    drawn = scene(model, state, pr, pickable, chosen, _changed(room, viewer, model, asked), memo["scene"])
+    if question is not None:
+        question["hint"] = _hint(bool(chosen) and drawn.board is not None, bool(pickable & drawn.on_table))
     static = _static(room, lang) if drawn.board is not None else None
     last = room.last_of.get(viewer, -1) if viewer is not None else None
     told = lang if lang in room.told else room.row.lang  # the page's language (Room.speak), whatever the game's
-    lines = [{"text": ln.texts[told], "private": ln.private, "new": last is not None and ln.n > last}
-             for ln in reversed(room.lines.get(viewer, ()))]
+    lines = list(reversed(room.lines.get(viewer, ())))
+    new_lines = sum(1 for ln in lines if last is not None and ln.n > last)
     result = None
     if room.status == "finished":
         winners = ", ".join(pr.player(w) for w in state.winners) or say(lang, "nobody")
@@ -180,10 +200,11 @@ def _view(env: Environment, room, viewer: int | None, lang: str) -> dict:
         result = {"winners": winners, "scores": ", ".join(f"{pr.player(i)} {s}" for i, s in enumerate(scores) if s is not None)}
     seat = room.seats[viewer] if viewer is not None else None
     html = env.get_template("view.html").render(
-        lang=lang, scene=drawn, texts=model.texts, pr=pr, question=question, lines=lines, result=result, room=room,
+        lang=lang, scene=drawn, texts=model.texts, pr=pr, question=question, result=result, room=room,
+        lines=draw.log_html(lines, told, last, web_phrase(lang, "new")),
         viewer=viewer, seat=seat, waiting=pr.player(decider) if playing else None, error=room.error,
         board_svg=draw.board_svg(drawn.board, static[2], {"board": web_phrase(lang, "board")}) if static else None,
-        static_key=f"{room.id}/{lang}", new_lines=sum(1 for ln in lines if ln["new"]),
+        static_key=f"{room.id}/{lang}", new_lines=new_lines,
         log_open=question is None and viewer is None)  # what the seat may do besides answering: live.py, seat_tools.html
     return {"type": "view", "version": room.version, "seat": viewer, "deciding": question is not None,
             "decision": question["decision"] if question else None, "html": html,

@@ -50,6 +50,7 @@ class Line:
     n: int  # decisions answered when it was told
     texts: dict  # language -> the line in it, as this reader reads it
     private: bool  # told to this reader alone
+    html: tuple | None = None  # (language, the text in it escaped for a page): interpreter.web.draw.log_html
 
 
 @dataclass
@@ -70,7 +71,7 @@ def game_ref(name: str) -> str:
 
 
 class Room:
-    def __init__(self, row: GameRow, store: Store):
+    def __init__(self, row: GameRow, store: Store, shared: dict | None = None):
         self.row = row
         self.store = store
         self.id = row.id
@@ -84,9 +85,11 @@ class Room:
         self.version = 0  # bumped at every change the pages show
         self.epoch = 0  # bumped when the game is rebuilt or a seat changes hands: a bot's answer asked before is dropped
         self.listeners: list = []  # callables told (with no argument) after every change
-        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages, its Cutter): interpreter.web.live
+        self.rendered: dict = {}  # (viewer, language) -> (version, the view sent to pages): interpreter.web.live
         self.hurried = False  # bots without pace answer next: a page may wait a moment for them (interpreter.web.live)
-        self.drawn: dict = {}  # what interpreter.web.pages keeps between views: the static board, what each reader saw
+        self.drawn: dict = {}  # what interpreter.web.pages keeps between views: what each reader saw and was shown
+        # what pages draw the same for every game of one content (the static board): the server's, shared by its rooms
+        self.shared: dict = {} if shared is None else shared
         self.error: dict | None = row.error
         self.status = row.status
         self.saved_status = row.status
@@ -437,6 +440,7 @@ class Rooms:
         self.store = store
         self.lock = threading.Lock()
         self.rooms: dict[str, Room] = {}
+        self.shared: dict = {}  # Room.shared: drawn once per game content and language, for every room of it
         self.games: dict[str, str] = {}  # what the lobby lists: key -> game ref
         for name in known_games():
             self.games[name] = name
@@ -457,7 +461,7 @@ class Rooms:
             try:
                 if any(kind not in KINDS for kind, _ in row.seats):
                     raise Damaged("a seat is neither a person nor a bot")
-                self.rooms[row.id] = Room(row, store)
+                self.rooms[row.id] = Room(row, store, self.shared)
             except DiagnosticError as err:  # its game's content no longer loads: the others go on
                 self.failed[row.id] = err.diagnostics[0].message
             except Damaged as err:
@@ -504,7 +508,7 @@ class Rooms:
                        [(k, secrets.token_urlsafe(24)) for k in kinds], pace=float(pace))
 
     def _hold(self, row: GameRow) -> Room:
-        room = Room(row, self.store)
+        room = Room(row, self.store, self.shared)
         with self.lock:
             self.rooms[row.id] = room
         return room
