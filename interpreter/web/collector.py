@@ -19,7 +19,7 @@ import asyncio
 import gc
 import time
 
-EVERY = 2.0  # seconds between two collections of what was made since the last one
+EVERY = 0.5  # seconds between two collections of what was made since the last one (the shorter, the shorter each)
 WHOLE = 600.0  # seconds between two collections of the whole heap
 
 
