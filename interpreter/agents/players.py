@@ -1,7 +1,9 @@
 """Agents answer Decisions. They all use the same path: a decision, the player's view, an answer."""
 from __future__ import annotations
 
+import os
 import random
+import select
 import sys
 
 from dsl.diagnostics import Diagnostic, DiagnosticError
@@ -190,6 +192,7 @@ class HumanAgent:
             out.write("> ")
             out.flush()
             try:
+                wait_for_a_line(self.stdin)
                 line = self.stdin.readline()
             except OSError:  # the terminal went away (EIO after a hang-up): as the end of the input
                 line = ""
@@ -318,6 +321,21 @@ def make_agent(kind: str, seat: int, seed: int, options: dict | None = None):
         from interpreter.agents.greedy import GreedyAgent
         return GreedyAgent(seat, seed * 7919 + seat + 1, **{k: v for k, v in (options or {}).items() if k in GreedyAgent.ARGS})
     raise ValueError(kind)
+
+
+def wait_for_a_line(stream) -> None:
+    """At a terminal, wait for the person's line in half-second steps before reading it. Python runs a signal's
+    handler between steps of the program, not inside a blocking read: a Ctrl-C that came after the prompt was
+    written but before the read began would be handled only once a line came (and Ctrl-C empties the line
+    being typed), so the game would seem to ignore it. Each step hands control back, and the signal is handled."""
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            return  # a pipe or a file: its lines are there or at their end
+    except (AttributeError, OSError, ValueError):  # not a file (a test's StringIO)
+        return
+    while not select.select([fd], [], [], 0.5)[0]:
+        pass
 
 
 def play_with_agents(game, players: int, kinds: list, seed: int, options: dict | None = None,
