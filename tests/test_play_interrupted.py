@@ -228,3 +228,37 @@ def test_an_interrupt_half_way_through_a_step_logs_the_state_a_replay_reaches(kb
     assert outcome.matches, outcome.reason
     assert outcome.reason.startswith(f"unfinished, reproduced up to decision {len(log['decisions'])}")
     assert len(log["decisions"]) in (answered - 1, answered)  # the answer being applied, unless it is what stopped the game
+
+
+RACE = """
+import os, signal, sys, threading, time
+from interpreter.agents.players import wait_for_a_line
+thread = threading.Thread(target=lambda: (time.sleep(0.3), os.kill(os.getpid(), signal.SIGINT)))
+thread.start()
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])  # the thread takes it: the main thread's read goes on
+try:
+    wait_for_a_line(sys.stdin)
+    sys.stdin.readline()
+    print("read a line")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs POSIX signal masks")
+def test_a_ctrl_c_that_does_not_interrupt_the_read_still_stops_the_wait():
+    """Python handles a signal between steps of the program: a Ctrl-C that comes between the prompt and the read
+    (here: one that another thread takes, so the blocking read is not interrupted either) is acted on within a
+    second at a terminal, not after the person's next line."""
+    main, sub = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-c", RACE], stdin=sub, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    os.close(sub)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    finally:
+        os.close(main)
+    assert out.decode().strip() == "interrupted", out
