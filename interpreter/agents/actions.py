@@ -76,6 +76,7 @@ class ActionSpace:
         # the most actions one decision can take: the words of its longest label, and `<end>`
         self.most_words = 1 + (game.derived.get("most_words") or game.derived.setdefault("most_words", most_words(content)))
         self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
+        self._named: dict = {}  # (menu option, the one or two components it names, seen) -> its row (the same in every state)
 
     def word(self, action: int) -> str:
         """An action's words: a word, or a whole option's label."""
@@ -87,7 +88,7 @@ class ActionSpace:
         """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
         hidden: dict = {}
         out = []
-        ids, entities, components, plain = self.ids, state.entities, self.components, self._plain
+        ids, entities, components, plain, named = self.ids, state.entities, self.components, self._plain, self._named
         one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
         for k, value in enumerate(decision.values):
             if one and type(value) is Entity and value.id in components:  # most options: no label needed
@@ -103,10 +104,25 @@ class ActionSpace:
                         out.append(found)
                         continue
                 else:
+                    shown = option[1]
+                    seen = None  # a name and one or two components the player sees (most): its row, kept
+                    if len(shown) <= 2 and not option[2]:
+                        v = bound[shown[0]]
+                        if type(v) is Entity and can_see(v, player):
+                            if len(shown) == 1:
+                                seen = (option[0], v.id)
+                            else:
+                                v2 = bound[shown[1]]
+                                if type(v2) is Entity and can_see(v2, player):
+                                    seen = (option[0], v.id, v2.id)
+                            found = named.get(seen)
+                            if found is not None:
+                                out.append(found)
+                                continue
                     head = ids.get(option[0])
-                    if head is not None and not option[2] and len(option[1]) <= 2:  # most: a name and one or two components
+                    if head is not None and not option[2] and len(shown) <= 2:  # a name and one or two components
                         row = (head,)
-                        for j in option[1]:
+                        for j in shown:
                             v = bound[j]
                             if type(v) is not Entity or v.id not in components:
                                 break
@@ -116,6 +132,8 @@ class ActionSpace:
                             row += (ids[w],)
                         else:
                             out.append(self.whole.get(row, row))
+                            if seen is not None:
+                                named[seen] = out[-1]
                             continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
@@ -251,10 +269,13 @@ class Picker:
         self.prefix: tuple = ()
         self.answers = 0  # answers given in the game when these were the options (the adapter's check)
         self._legal: tuple = (None, (), frozenset())  # (prefix, its legal words sorted, as a set): read twice a step
+        # each option one action of its own (most decisions: no two options alike, none of several words): then
+        # an action picks its option at once (`pick`); None until the first words are read
+        self._one: bool | None = None
 
     def copy(self) -> "Picker":
         new = Picker(self.tokens)
-        new.prefix, new.answers, new._legal = self.prefix, self.answers, self._legal
+        new.prefix, new.answers, new._legal, new._one = self.prefix, self.answers, self._legal, self._one
         return new
 
     def _candidates(self) -> list[int]:
@@ -272,12 +293,15 @@ class Picker:
         prefix = self.prefix
         if self._legal[0] != prefix:  # the prefix is set from outside too (a clone's): checked, not trusted
             n = len(prefix)
+            tokens = self.tokens
             if not n:  # the first word (every option has one)
-                out = {t[0] for t in self.tokens}
+                out = {t[0] for t in tokens}
+                if self._one is None:
+                    self._one = len(out) == len(tokens) and max(map(len, tokens), default=1) == 1
             else:
                 out = set()
                 for i in self._candidates():
-                    t = self.tokens[i]
+                    t = tokens[i]
                     out.add(t[n] if len(t) > n else 0)
             self._legal = (prefix, tuple(sorted(out)), frozenset(out))
         return self._legal
@@ -286,6 +310,9 @@ class Picker:
         """Take one word; returns the index of the option it completes, or None while more words are needed."""
         if not self.allows(action):
             raise ValueError(f"action {action} does not continue a legal option")
+        if self._one and not self.prefix and action:  # the option that is this one action (`allows` read the first words)
+            self.prefix = (action,)
+            return self.tokens.index(self.prefix)
         if action != 0:
             self.prefix += (action,)
         n = len(self.prefix)

@@ -69,6 +69,7 @@ class Line:
         self._steps: list[tuple] = []  # per answer: (player, secret, prompt, label as that player saw it)
         self._labels: list[str] = []  # per answer: the chosen option's label in full (for sampling only)
         self.taken: list[int] = [0] * players  # per player: decisions it has taken (the information-state tensor)
+        self.decided = 0  # sum(taken), read at every step (`finished`)
         self.picked: list[str] = []  # labels the decider picked so far in the pending multi-pick (its own)
         self._events: list[tuple] = []  # in time order: ("told", to, text) and ("step", answer number)
         # per player: entity id -> the last point (answers given) at which it saw the component (real games only)
@@ -81,6 +82,7 @@ class Line:
         self._recorded = False  # do `events` already hold what setup and the answers told?
         self._cache: dict = {}
         self.limit: int | None = None  # the most decisions of the players: a game still going then is over, truncated (a draw)
+        self._turn: tuple | None = None  # `turn()`, kept for the decision it was worked out for
 
     # ------------------------------------------------------------ the record, built when first read if lazy
     steps = _record("_steps")
@@ -180,9 +182,11 @@ class Line:
         new._lazy = self._lazy
         new.answers, new._steps, new._events = list(self.answers), list(self._steps), list(self._events)
         new._labels, new.taken, new.picked = list(self._labels), list(self.taken), list(self.picked)
+        new.decided = self.decided
         new._seen = None if self._seen is None else [dict(s) for s in self._seen]
         new._recorded = True
         new._cache = dict(self._cache)
+        new._turn = None
         new._template = self._template if self._session is None else None
         new._session = None
         if new._template is None:
@@ -218,12 +222,14 @@ class Line:
         for k in ("steps", "labels", "events", "seen"):  # the record, kept behind properties
             data["_" + k] = data.pop(k)
         self.__dict__.update(data)
+        self.decided = sum(self.taken)
         self._lazy = False
         self.game = load_compiled(data["game"])
         self._session = None
         self._template = None
         self._recorded = True
         self._cache = {}
+        self._turn = None
         if live is not None and live.answers == self.answers and live.seed == self.seed \
                 and live.draw == self.draw and live.reseed == self.reseed and live.game is self.game:
             self._session = live.session.copy()  # the live line replays at most once, for all its copies
@@ -236,12 +242,28 @@ class Line:
 
     @property
     def finished(self) -> bool:
-        return (self._session or self.session).pending is None or (self.limit is not None and sum(self.taken) >= self.limit)
+        return (self._session or self.session).pending is None or (self.limit is not None and self.decided >= self.limit)
 
     @property
     def truncated(self) -> bool:
         """Over at `limit` decisions of the players with the game still going."""
-        return self.limit is not None and sum(self.taken) >= self.limit and (self._session or self.session).pending is not None
+        return self.limit is not None and self.decided >= self.limit and (self._session or self.session).pending is not None
+
+    def turn(self) -> tuple:
+        """(the pending decision, who answers it: a seat, -1 for a draw asked of the chance seat, None once the game
+        is over or truncated), worked out once per decision: the adapters ask it several times a step."""
+        d = (self._session or self.session).pending
+        found = self._turn
+        if found is not None and found[0] is d and found[2] == self.decided:
+            return found
+        if d is None or (self.limit is not None and self.decided >= self.limit):
+            who = None
+        elif d.kind == "chance":
+            who = -1
+        else:
+            who = d.player if d.player is not None else 0
+        self._turn = found = (d, who, self.decided)
+        return found
 
     def to_act(self) -> int:
         """The seat that answers the pending decision (a decision naming nobody falls to the first seat; a draw
@@ -282,6 +304,7 @@ class Line:
                 _clock(state, len(answers) + 1)
         if d.kind != "chance":
             self.taken[who] += 1
+            self.decided += 1
         answers.append(index)
         if self._cache:
             self._cache.clear()

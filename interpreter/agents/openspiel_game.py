@@ -265,21 +265,26 @@ class RulesState(pyspiel.State):
     # ------------------------------------------------------------ actions
     def options(self) -> Picker | None:
         """The pending decision's options as words of the action space (fixed actions only)."""
-        game = self.get_game()
-        if not game.fixed or self.line.finished or self.line.chance_node:
+        line = self.line
+        d, who, _ = line.turn()
+        if who is None or who < 0:
             return None
-        if self.picker is None or self.picker.answers != len(self.line.answers):
-            line = self.line
-            self.picker = Picker(game.space.tokens(line.session.state, line.decision, line.to_act()))
-            self.picker.answers = len(line.answers)
-        return self.picker
+        picker = self.picker
+        if picker is None or picker.answers != len(line.answers):
+            game = self.get_game()
+            if not game.fixed:
+                return None
+            picker = self.picker = Picker(game.space.tokens(line.session.state, d, who))
+            picker.answers = len(line.answers)
+        return picker
 
     def current_player(self):
-        if self.line.finished:
-            return pyspiel.PlayerId.TERMINAL
-        if self.line.chance_node:
-            return pyspiel.PlayerId.CHANCE
-        return self.line.to_act()
+        who = self.line.turn()[1]
+        return who if who is not None and who >= 0 else pyspiel.PlayerId.TERMINAL if who is None else pyspiel.PlayerId.CHANCE
+
+    def is_chance_node(self):
+        # answered here: pyspiel's own asks current_player through its C++ wrapper, which costs more than the answer
+        return self.line.turn()[1] == -1
 
     def chance_outcomes(self):
         """At a chance node: each option of the draw (its index), all equally likely."""
@@ -298,10 +303,12 @@ class RulesState(pyspiel.State):
         return self._legal_actions(self.current_player() if player is None else player)
 
     def _legal_actions(self, player):
-        d = (self.line._session or self.line.session).pending
-        if d is not None and d.kind == "chance" and not self.line.finished:
+        d, who, _ = self.line.turn()
+        if who is None:
+            return []
+        if who == -1:
             return list(range(len(d.values))) if player == pyspiel.PlayerId.CHANCE else []
-        if d is None or player != (d.player if d.player is not None else 0) or self.line.finished:
+        if player != who:
             return []
         picker = self.options()
         if picker is not None:
@@ -322,10 +329,7 @@ class RulesState(pyspiel.State):
         self.line.apply(int(index))
 
     def _apply_action(self, action):
-        if self.line.chance_node:
-            self.line.apply(int(action))
-            return
-        picker = self.options()
+        picker = self.options()  # (none at a chance node)
         if picker is None:
             self.line.apply(int(action))
             return
@@ -358,7 +362,7 @@ class RulesState(pyspiel.State):
         return f"option {action}"
 
     def is_terminal(self):
-        return self.line.finished
+        return self.line.turn()[1] is None
 
     def returns(self):
         return self.line.returns()
@@ -367,7 +371,7 @@ class RulesState(pyspiel.State):
     def picked(self, player: int) -> list[int]:
         """Word ids of the answer so far: earlier picks of a multi-pick and the words of the option being picked."""
         line = self.line
-        if line.finished or line.to_act() != player:
+        if line.turn()[1] != player:
             return []
         if not line.picked:  # most decisions: at most the words of the option being picked (a picker not
             picker = self.picker  # made yet for this decision has picked none)
@@ -384,11 +388,11 @@ class RulesState(pyspiel.State):
         return self.observation_array(self.current_player() if player is None else player).astype(np.float64)
 
     def observation_array(self, player: int) -> np.ndarray:
-        session = self.line._session or self.line.session
-        d = session.pending
-        to_act = None if d is None or self.line.finished or d.kind == "chance" else d.player if d.player is not None else 0
+        line = self.line
+        d, who, _ = line.turn()
+        to_act = who if who is not None and who >= 0 else None
         picked = self.picked(player) if to_act == player else ()  # the decider's own
-        return encode_live(self.get_game().encoder, session.rt, player, d, to_act, picked)
+        return encode_live(self.get_game().encoder, line._session.rt, player, d, to_act, picked)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player

@@ -117,22 +117,22 @@ class RulesEnv(AECEnv):
         self._after_move()
 
     def _options(self) -> Picker | None:
-        line = self.line
-        if not self.fixed or line.finished:
-            return None
-        if self.picker is None:
-            self.picker = Picker(self.space.tokens(line.session.state, line.decision, line.to_act()))
+        if self.picker is None and self.fixed:
+            d, who, _ = self.line.turn()
+            if who is None:
+                return None
+            self.picker = Picker(self.space.tokens(self.line.session.state, d, who))
         return self.picker
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to act (the nonzero entries of its mask)."""
-        line = self.line
-        if line.finished:
+        d, who, _ = self.line.turn()
+        if who is None:
             return []
         picker = self._options()
         if picker is not None:
             return picker.legal()
-        n = len(line.decision.values)
+        n = len(d.values)
         if n > self.max_actions:
             raise DiagnosticError([Diagnostic("USAGE", f"a decision has {n} options, more than max_actions={self.max_actions}")])
         return list(range(n))
@@ -149,7 +149,7 @@ class RulesEnv(AECEnv):
     def observe(self, agent):
         seat = self._seat[agent]
         line = self.line
-        to_act = None if line.finished else line.to_act()
+        d, to_act, _ = line.turn()
         mask = np.zeros(self.max_actions, np.int8)
         picked = ()
         if to_act == seat:
@@ -160,11 +160,12 @@ class RulesEnv(AECEnv):
                 mask[:len(self.legal_actions())] = 1  # options 0..n-1 (a slice: cheaper than a list of places)
                 if line.picked:
                     picked = self._picked(seat)
-        session = line.session
-        return {"observation": encode_live(self.encoder, session.rt, seat, session.pending, to_act, picked),
+        return {"observation": encode_live(self.encoder, line._session.rt, seat, d, to_act, picked),
                 "action_mask": mask}
 
     def _picked(self, seat: int) -> list[int]:
+        if not self.line.picked:  # most decisions: at most the words of the option being picked
+            return list(self.picker.prefix) if self.picker is not None else []
         space, state = self.space, self.line.session.state
         out = [space.ids[w] for label in self.line.picked for w in label.split(" ")
                if w in space.ids and (w not in space.components or can_see(state.entities[w], seat))]
@@ -207,7 +208,7 @@ class RulesEnv(AECEnv):
     def _stepped(self) -> None:
         """After an answer: the rewards at the end, who acts next (rewards stay 0 until the end: nothing to
         clear or add up before)."""
-        if self.line.finished:
+        if self.line.turn()[1] is None:  # over
             self._clear_rewards()
             over = self.truncations if self.line.truncated else self.terminations
             for a, r in zip(self.possible_agents, self.line.returns()):
@@ -219,9 +220,9 @@ class RulesEnv(AECEnv):
         self._after_move()
 
     def _after_move(self):
-        line = self.line
-        if not line.finished:
-            self.agent_selection = self.possible_agents[line.to_act()]
+        who = self.line.turn()[1]
+        if who is not None:
+            self.agent_selection = self.possible_agents[who]
         elif getattr(self, "agent_selection", None) not in self.agents:
             self.agent_selection = self.agents[0]
 
