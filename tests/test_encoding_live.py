@@ -29,6 +29,10 @@ def _check(state, players: int, where: str) -> None:
         assert live.shape == full.shape
         diff = np.nonzero(live != full)[0]
         assert diff.size == 0, f"{where}, P{p + 1}: positions {diff[:8].tolist()} differ"
+        # OpenSpiel's float64 tensor, made from the live base in one pass: the same values, byte for byte
+        wide = state.observation_tensor(p)
+        assert wide.dtype == np.float64 and wide.tobytes() == full.astype(np.float64).tobytes(), \
+            f"{where}, P{p + 1}: float64 positions {np.nonzero(wide != full)[0][:8].tolist()} differ"
 
 
 @pytest.mark.parametrize("name,players", GAMES)

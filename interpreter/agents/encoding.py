@@ -105,6 +105,7 @@ class Encoder:
         self.rows = {eid: k * self.width for k, eid in enumerate(self.ids)}
         self.on = {eid: (1 + k) / (len(self.ids) + 1) for k, eid in enumerate(self.ids)}
         self._row_cache: dict = {}
+        self._wide_rows: dict = {}  # a row's bytes -> the same row as float64 (`wide_row`)
         self.unseen_row = self.row(0, 0.0, False, False, 0, None)
         # the word ids of components in the action space -> where their rows start (the `picked` mark)
         self.word_rows = {} if space is None else {a: self.rows[w] for a, w in enumerate(space.words) if w in self.rows}
@@ -181,6 +182,15 @@ class Encoder:
             if len(self._row_cache) >= ROW_CACHE:
                 self._row_cache.clear()
             found = self._row_cache[key] = r.tobytes()
+        return found
+
+    def wide_row(self, row: bytes) -> bytes:
+        """A row of `row`'s bytes as float64 (the same values), for a float64 tensor; made once per row."""
+        found = self._wide_rows.get(row)
+        if found is None:
+            if len(self._wide_rows) >= ROW_CACHE:
+                self._wide_rows.clear()
+            found = self._wide_rows[row] = np.frombuffer(row, np.float32).astype(np.float64).tobytes()
         return found
 
     # ------------------------------------------------------------ observation

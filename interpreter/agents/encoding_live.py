@@ -69,19 +69,29 @@ class _Live:
                 self.zones[x] = None
 
 
-def encode_live(enc, rt, player: int, decision, to_act, picked) -> np.ndarray:
+def encode_live(enc, rt, player: int, decision, to_act, picked, wide: bool = False) -> np.ndarray:
+    """`player`'s observation tensor, float32; `wide`: as float64 (the same values), made from the base in
+    one pass rather than a float32 copy converted after."""
     live = enc.live.get(rt)
     if live is None:
         live = enc.live[rt] = _start(enc, rt)
     elif live.ents or live.zones or live.variables:
         _take_in(enc, live, rt.state)
-    out = live.base.copy()
     rows = live.rows[player]
-    if rows:
-        ob = memoryview(out).cast("B")
-        w4 = 4 * enc.width
-        for at, row in rows.items():
-            ob[at:at + w4] = row
+    if wide:
+        out = live.base.astype(np.float64)
+        if rows:
+            ob = memoryview(out).cast("B")
+            w8, widened = 8 * enc.width, enc.wide_row
+            for at, row in rows.items():
+                ob[2 * at:2 * at + w8] = widened(row)
+    else:
+        out = live.base.copy()
+        if rows:
+            ob = memoryview(out).cast("B")
+            w4 = 4 * enc.width
+            for at, row in rows.items():
+                ob[at:at + w4] = row
     values = live.values[player]
     if values:
         for at, value in values.items():
@@ -403,7 +413,7 @@ def _count(enc, live: _Live, z, info: tuple, place: int, sp) -> None:
         mode = info[2] if info[4] and info[8] == s else info[3]
         mine = size - _seen_in(z, mode, s, sp)
         if mine != spectator:
-            live.values[s][place] = mine * enc.count_scale
+            live.values[s][place] = single(mine * enc.count_scale)  # as a float32 tensor holds it (`wide` too)
             differ.append(s)
     if differ:
         live.value_seats[place] = differ
@@ -437,6 +447,11 @@ def _values(enc, state) -> list:
     except KeyError:  # a variable not set (yet): none
         game = tuple(state.game_vars.get(name) for name, _ in enc.game_vars)
         return [game] + [tuple(pv.get(name) for name, _ in enc.player_vars) for pv in state.player_vars]
+
+
+def single(x: float) -> float:
+    """`x` rounded to float32, as a float32 tensor holds it."""
+    return float(np.float32(x))
 
 
 def number(value, t: tuple) -> float:

@@ -384,15 +384,15 @@ class RulesState(pyspiel.State):
 
     def observation_tensor(self, player=None):
         """The observation tensor (`encoding.Encoder`) as a numpy float64 array, as a list of OpenSpiel's own games
-        reads to numpy (Shimmy's wrapper declares float64); `observation_array` is the float32 one it is made from."""
-        return self.observation_array(self.current_player() if player is None else player).astype(np.float64)
+        reads to numpy (Shimmy's wrapper declares float64); `observation_array` is the same as float32."""
+        return self.observation_array(self.current_player() if player is None else player, wide=True)
 
-    def observation_array(self, player: int) -> np.ndarray:
+    def observation_array(self, player: int, wide: bool = False) -> np.ndarray:
         line = self.line
         d, who, _ = line.turn()
         to_act = who if who is not None and who >= 0 else None
         picked = self.picked(player) if to_act == player else ()  # the decider's own
-        return encode_live(self.get_game().encoder, line._session.rt, player, d, to_act, picked)
+        return encode_live(self.get_game().encoder, line._session.rt, player, d, to_act, picked, wide)
 
     def information_state_tensor(self, player=None):
         player = self.current_player() if player is None else player
