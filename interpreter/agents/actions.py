@@ -76,7 +76,6 @@ class ActionSpace:
         # the most actions one decision can take: the words of its longest label, and `<end>`
         self.most_words = 1 + (game.derived.get("most_words") or game.derived.setdefault("most_words", most_words(content)))
         self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
-        self._named: dict = {}  # (menu option, the one or two components it names, seen) -> its row (the same in every state)
 
     def word(self, action: int) -> str:
         """An action's words: a word, or a whole option's label."""
@@ -88,7 +87,8 @@ class ActionSpace:
         """Each option's label as a tuple of word ids, read as `player` may (hidden components as `?k`)."""
         hidden: dict = {}
         out = []
-        ids, entities, components, plain, named = self.ids, state.entities, self.components, self._plain, self._named
+        ids, entities, components, plain, whole = self.ids, state.entities, self.components, self._plain, self.whole
+        word: dict = {}  # component named by a menu option -> its word id as `player` reads it
         one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
         for k, value in enumerate(decision.values):
             if one and type(value) is Entity and value.id in components:  # most options: no label needed
@@ -104,36 +104,24 @@ class ActionSpace:
                         out.append(found)
                         continue
                 else:
-                    shown = option[1]
-                    seen = None  # a name and one or two components the player sees (most): its row, kept
-                    if len(shown) <= 2 and not option[2]:
-                        v = bound[shown[0]]
-                        if type(v) is Entity and can_see(v, player):
-                            if len(shown) == 1:
-                                seen = (option[0], v.id)
-                            else:
-                                v2 = bound[shown[1]]
-                                if type(v2) is Entity and can_see(v2, player):
-                                    seen = (option[0], v.id, v2.id)
-                            found = named.get(seen)
-                            if found is not None:
-                                out.append(found)
-                                continue
                     head = ids.get(option[0])
-                    if head is not None and not option[2] and len(shown) <= 2:  # a name and one or two components
+                    if head is not None and not option[2] and len(option[1]) <= 2:  # most: a name and one or two components
                         row = (head,)
-                        for j in shown:
+                        for j in option[1]:
                             v = bound[j]
-                            if type(v) is not Entity or v.id not in components:
+                            if type(v) is not Entity:
                                 break
-                            w = v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}")
-                            if w not in ids:
-                                break
-                            row += (ids[w],)
+                            w = word.get(v)
+                            if w is None:  # (options name the same few components over and over: each read once)
+                                if v.id not in components:
+                                    break
+                                w = ids.get(v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
+                                if w is None:
+                                    break
+                                word[v] = w
+                            row += (w,)
                         else:
-                            out.append(self.whole.get(row, row))
-                            if seen is not None:
-                                named[seen] = out[-1]
+                            out.append(whole.get(row, row))
                             continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
@@ -268,7 +256,7 @@ class Picker:
         self.tokens = tokens  # never changed: copies share it
         self.prefix: tuple = ()
         self.answers = 0  # answers given in the game when these were the options (the adapter's check)
-        self._legal: tuple = (None, (), frozenset())  # (prefix, its legal words sorted, as a set): read twice a step
+        self._legal: tuple = (None, [], set())  # (prefix, its legal words sorted, as a set): read twice a step
         # each option one action of its own (most decisions: no two options alike, none of several words): then
         # an action picks its option at once (`pick`); None until the first words are read
         self._one: bool | None = None
@@ -284,7 +272,7 @@ class Picker:
 
     def legal(self) -> list[int]:
         """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
-        return list(self._words()[1])
+        return self._words()[1][:]
 
     def allows(self, action: int) -> bool:
         return action in self._words()[2]
@@ -292,18 +280,18 @@ class Picker:
     def _words(self) -> tuple:
         prefix = self.prefix
         if self._legal[0] != prefix:  # the prefix is set from outside too (a clone's): checked, not trusted
-            n = len(prefix)
             tokens = self.tokens
-            if not n:  # the first word (every option has one)
+            if not prefix:  # the first word (every option has one)
                 out = {t[0] for t in tokens}
                 if self._one is None:
-                    self._one = len(out) == len(tokens) and max(map(len, tokens), default=1) == 1
+                    self._one = len(out) == len(tokens) == sum(map(len, tokens))
             else:
+                n = len(prefix)
                 out = set()
                 for i in self._candidates():
                     t = tokens[i]
                     out.add(t[n] if len(t) > n else 0)
-            self._legal = (prefix, tuple(sorted(out)), frozenset(out))
+            self._legal = (prefix, sorted(out), out)  # (never changed after: a copy shares them)
         return self._legal
 
     def pick(self, action: int) -> int | None:
