@@ -123,3 +123,27 @@ def test_information_state_tensor_is_the_observation_then_the_record(name, playe
                 assert np.allclose(taken, [t / state.get_game().max_decisions for t in state.line.taken])
         state.apply_option(rng.randrange(len(state.line.decision.values)))
     assert any(state.line.taken)
+
+
+def test_picked_words_are_the_words_of_the_labels_picked():
+    """The words of a multi-pick's earlier picks (split once per label, `ActionSpace.picked`) are those of the labels
+    themselves, a component the reader cannot see left out, in order."""
+    from interpreter.present.views import can_see
+    seen = 0
+    for seed in range(6):
+        state = load_game("kings_bounty", players=2, seed=seed).new_initial_state(track=False)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            line = state.line
+            if line.picked:
+                space, table = state.get_game().space, line.session.state
+                want = {p: [space.ids[w] for label in line.picked for w in label.split(" ")
+                            if w in space.ids and (w not in space.components or can_see(table.entities[w], p))]
+                        for p in range(2)}
+                for p in range(2):
+                    assert space.picked(line.picked, table, p) == want[p]
+                decider = line.to_act()  # its own picks, then the words of the option it is picking
+                assert state.picked(decider)[:len(want[decider])] == want[decider] and want[decider]
+                seen += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen > 5

@@ -76,6 +76,7 @@ class ActionSpace:
         # the most actions one decision can take: the words of its longest label, and `<end>`
         self.most_words = 1 + (game.derived.get("most_words") or game.derived.setdefault("most_words", most_words(content)))
         self._plain: dict = {}  # label naming no component -> its word ids (the same in every state)
+        self._split: dict = {}  # a picked option's label -> (word id, component id or None) per word (`picked`)
 
     def word(self, action: int) -> str:
         """An action's words: a word, or a whole option's label."""
@@ -145,6 +146,22 @@ class ActionSpace:
             out.append(self._row(label.split(" "), entities, player, hidden))
             if not any(w in components for w in label.split(" ")):
                 plain[label] = out[-1]
+        return out
+
+    def picked(self, labels: list, state, player: int) -> list[int]:
+        """The word ids of the options picked so far (their labels: a multi-pick's), a component `player` cannot
+        see left out; each label split into words once."""
+        out = []
+        split, ids, components = self._split, self.ids, self.components
+        for label in labels:
+            words = split.get(label)
+            if words is None:
+                if len(split) >= 50_000:
+                    split.clear()
+                words = split[label] = tuple((ids[w], w if w in components else None) for w in label.split(" ") if w in ids)
+            for i, eid in words:
+                if eid is None or can_see(state.entities[eid], player):
+                    out.append(i)
         return out
 
     def _row(self, words: list, entities, player: int, hidden: dict) -> tuple:

@@ -253,9 +253,9 @@ class Encoder:
             values.extend([number(pv.get(name), t) for name, t in self.player_vars])
         return values
 
-    def decision_part(self, out: np.ndarray, player: int, decision, to_act: int, picked) -> None:
-        """Part 5 (the pending decision), written over zeros; with the `picked` mark of each component the
-        answer so far names that the reader sees (its row already written)."""
+    def decision_part(self, out, player: int, decision, to_act: int, picked) -> None:
+        """Part 5 (the pending decision), written over zeros into `out` (an array, or a memoryview of one); with
+        the `picked` mark of each component the answer so far names that the reader sees (its row already written)."""
         out[self.at_decision + to_act] = 1.0
         if decision.secret:
             out[self.at_secret] = 1.0

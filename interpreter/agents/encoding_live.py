@@ -92,13 +92,14 @@ def encode_live(enc, rt, player: int, decision, to_act, picked, wide: bool = Fal
             w4 = 4 * enc.width
             for at, row in rows.items():
                 ob[at:at + w4] = row
+    m = memoryview(out)  # single numbers written through it: a tenth of numpy's item assignment
     values = live.values[player]
     if values:
         for at, value in values.items():
-            out[at] = value
-    out[enc.at_observer + player] = 1.0
+            m[at] = value
+    m[enc.at_observer + player] = 1.0
     if decision is not None and to_act is not None:
-        enc.decision_part(out, player, decision, to_act, picked)
+        enc.decision_part(m, player, decision, to_act, picked)
     return out
 
 

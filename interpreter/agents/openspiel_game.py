@@ -58,7 +58,6 @@ from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line, sample, shown_label
 from interpreter.agents.record import whole_table
 from interpreter.core.decisions import player_label
-from interpreter.present.views import can_see
 from interpreter.present.words import prompt
 from interpreter.runtime.games import known_games, load_compiled, locate
 
@@ -376,9 +375,7 @@ class RulesState(pyspiel.State):
         if not line.picked:  # most decisions: at most the words of the option being picked (a picker not
             picker = self.picker  # made yet for this decision has picked none)
             return list(picker.prefix) if picker is not None and picker.prefix and picker.answers == len(line.answers) else []
-        space, state = self.get_game().space, line.session.state
-        out = [space.ids[w] for label in line.picked for w in label.split(" ")
-               if w in space.ids and (w not in space.components or can_see(state.entities[w], player))]
+        out = self.get_game().space.picked(line.picked, line.session.state, player)
         picker = self.options()
         return out + list(picker.prefix) if picker is not None else out
 

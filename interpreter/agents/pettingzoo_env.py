@@ -39,7 +39,6 @@ from interpreter.agents.actions import ActionSpace, Picker
 from interpreter.agents.encoding import Encoder
 from interpreter.agents.encoding_live import encode_live
 from interpreter.agents.line import Line
-from interpreter.present.views import can_see
 from interpreter.runtime.games import load_compiled
 
 MAX_ACTIONS = 512
@@ -166,9 +165,7 @@ class RulesEnv(AECEnv):
     def _picked(self, seat: int) -> list[int]:
         if not self.line.picked:  # most decisions: at most the words of the option being picked
             return list(self.picker.prefix) if self.picker is not None else []
-        space, state = self.space, self.line.session.state
-        out = [space.ids[w] for label in self.line.picked for w in label.split(" ")
-               if w in space.ids and (w not in space.components or can_see(state.entities[w], seat))]
+        out = self.space.picked(self.line.picked, self.line.session.state, seat)
         return out + list(self.picker.prefix) if self.picker is not None else out
 
     def observation_text(self, agent) -> str:
