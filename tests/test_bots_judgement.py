@@ -230,3 +230,29 @@ def test_each_games_evaluation_reads_a_number_all_game_long(name, players, varia
         session.answer(rng.randrange(len(session.pending.values)))
     assert read > 10 and value(session) == pytest.approx([1 / len(session.result.winners) if p in session.result.winners
                                                            else 0 for p in range(players)])
+
+
+def _searched(opponents: int):
+    """The tree of one search (40 simulations) by seat 0 of a King's Bounty game, at its third decision."""
+    from interpreter.agents.players import make_agent
+    game = load_compiled("content/kings_bounty")
+    session = Session(game, 2, 5, (), start=False)
+    agent = make_agent("ismcts", 0, 5, {"simulations": 40, "opponents": opponents})
+    agent.attach(session)
+    session.call(game.content.manifest["start"])
+    while session.pending.player != 0 or len(session.history) < 2 or len(session.pending.values) < 2:
+        session.answer(0)
+    agent.decide(session.pending, None)
+    ranked = [(player, node) for (player, _), node in agent.bot._nodes.items() if player != 0
+              and node.prior_map and len(set(node.prior_map.values())) > 1]  # the other seat's, near the root
+    return agent.bot._nodes, ranked
+
+
+def test_a_search_that_models_the_other_seats_answers_for_them_as_greedy_play_would():
+    pytest.importorskip("pyspiel")
+    nodes, ranked = _searched(opponents=1)
+    assert ranked  # the other seat's decisions near the root were met and ranked one move ahead...
+    assert all(not node.child_info and node.total_visits == 0 for _, node in ranked)  # ...and answered, never branched
+    assert sum(1 for (player, _) in nodes if player == 0) > 1  # the search went on to its own next decisions
+    _, searched = _searched(opponents=0)
+    assert any(len(node.child_info) > 1 for _, node in searched)  # searched alike, the other seat's replies branch

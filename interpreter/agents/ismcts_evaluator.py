@@ -54,6 +54,16 @@ class JudgedRollouts(mcts.Evaluator):
         n = len(line.decision.values)
         if n == 1 or len(line.answers) - self.root >= self.prior_depth:
             return [(i, 1.0 / n) for i in range(n)]
+        return self.ranking(state)
+
+    def ranking(self, state):
+        """(option, probability) for each option of the pending decision, by the evaluation one move ahead for the
+        player to move (a softmax with `temperature`), at any depth: the prior near the root, and the answer of a
+        seat the search models as greedy (ismcts_agent: `opponents: 1`)."""
+        line = state.line
+        n = len(line.decision.values)
+        if n == 1:
+            return [(0, 1.0)]
         values = one_ahead(line.session, line.to_act())
         top = max(values)
         weights = [math.exp((v - top) / self.temperature) for v in values]
