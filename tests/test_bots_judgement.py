@@ -256,3 +256,44 @@ def test_a_search_that_models_the_other_seats_answers_for_them_as_greedy_play_wo
     assert sum(1 for (player, _) in nodes if player == 0) > 1  # the search went on to its own next decisions
     _, searched = _searched(opponents=0)
     assert any(len(node.child_info) > 1 for _, node in searched)  # searched alike, the other seat's replies branch
+
+
+def _root_values(name: str, players: int, answered: int, baseline: int = 1):
+    """An ISMCTS seat of `name` at its first decision after `answered` answers: the states its search starts
+    from (six: four drawn worlds, then copies of the second and third, in turn), each with its world's value and leaf value."""
+    from interpreter.agents.openspiel_game import RulesState
+    from interpreter.agents.players import make_agent
+    game = load_compiled(f"content/{name}")
+    session = Session(game, players, 2, (), start=False)
+    agent = make_agent("ismcts", 0, 2, {"simulations": 50, "worlds": 4, "baseline": baseline})
+    agent.attach(session)
+    session.call(game.content.manifest["start"])
+    rng = random.Random(4)
+    while len(session.history) < answered or session.pending.player != 0 or len(session.pending.values) < 2:
+        session.answer(rng.randrange(len(session.pending.values)))
+    for answer in session.history[len(agent.line.answers):]:
+        agent.line.apply(answer)
+    agent.evaluator.root = len(agent.line.answers)
+    root = RulesState(agent.game, agent.line)
+    out = []
+    for _ in range(6):
+        state = agent._resample(root, 0)
+        world_value = np.array(value(state.line.session))
+        out.append((getattr(state, "baseline", None), world_value, agent.evaluator.evaluate(state)))
+    return out
+
+
+np = pytest.importorskip("numpy")
+
+
+def test_each_simulation_values_its_leaf_less_what_its_drawn_world_was_worth_at_the_root():
+    pytest.importorskip("pyspiel")
+    found = _root_values("btwixt", 4, 30)
+    for baseline, world_value, leaf in found:  # horizon 0: the leaf is the root, so what is left is the fair share
+        assert baseline == pytest.approx(world_value - 0.25) and leaf == pytest.approx([0.25] * 4)
+    assert found[4][0] is found[1][0] and found[5][0] is found[2][0]  # copies of worlds (in turn): their world's value
+    assert len({tuple(np.round(b, 9)) for b, _, _ in found}) > 1  # the deal of face-down tokens moves the value
+    plain = _root_values("btwixt", 4, 30, baseline=0)
+    assert all(b is None and leaf == pytest.approx(v) for b, v, leaf in plain)  # 0: the evaluation as it is
+    same = _root_values("kings_bounty", 2, 6)  # an evaluation that reads nothing hidden: every world alike
+    assert len({tuple(np.round(b, 9)) for b, _, _ in same}) == 1

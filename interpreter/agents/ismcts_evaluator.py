@@ -43,7 +43,9 @@ class JudgedRollouts(mcts.Evaluator):
                 if session.pending is None:
                     break
                 session.answer(int(pick(len(session.pending.values))))
-            return np.array(value(session))
+            found = np.array(value(session))
+            baseline = getattr(state, "baseline", None)  # the world's value at the root (ismcts_agent._centred)
+            return found if baseline is None else found - baseline
         finally:
             if line.draw is not None:  # a drawn world, this simulation's own: dropped after this
                 unlink(session)
