@@ -2,7 +2,8 @@
 evaluation (interpreter.agents.judgement; the manifest's `bots: evaluation:`). The search is OpenSpiel's.
 
 - `evaluate(state)`: random moves from the node the search reached, at most `horizon` of them (0: none),
-  then the position's value per player: the finished game's returns, or the evaluation's chances to win.
+  then the position's value per player: the finished game's returns, or the evaluation's chances to win, less
+  what the simulation's drawn world was worth at the root where the agent set that (`baseline`, ismcts_agent).
 - `prior(state)`: near the root (`prior_depth` decisions deep), each option answered on a copy and valued
   for the player to move, as a softmax with `temperature`; deeper, every option alike. The bot expands a
   node's options in the order of this prior and, where it tells them apart, widens progressively
