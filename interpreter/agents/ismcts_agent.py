@@ -211,12 +211,13 @@ def _keyed(ismcts):
         modelled = None  # a state -> whether the search answers it by the evaluation one move ahead (see run_simulation)
 
         def run_simulation(self, state):
-            if state.is_terminal():  # its returns lowered as a leaf's value is (ismcts_evaluator)
+            """OpenSpiel's simulation, except that a finished game's returns are lowered as a leaf's value is
+            (`baseline`: ismcts_evaluator), and that near the root another seat the agent models (`opponents: 1`)
+            does not branch: it answers the option its prior ranks best (the evaluation one move ahead, read once
+            per information state and kept in its node), and the simulation goes on to the next decision it searches."""
+            if state.is_terminal():
                 baseline = getattr(state, "baseline", None)
                 return state.returns() if baseline is None else np.array(state.returns()) - baseline
-            """OpenSpiel's simulation, except that near the root another seat the agent models (`opponents: 1`) does
-            not branch: it answers the option its prior ranks best (the evaluation one move ahead, read once per
-            information state and kept in its node), and the simulation goes on to the next decision it searches."""
             modelled = self.modelled
             while modelled is not None and not state.is_terminal() and modelled(state):
                 node = self.lookup_or_create_node(state)
