@@ -230,3 +230,70 @@ def test_each_games_evaluation_reads_a_number_all_game_long(name, players, varia
         session.answer(rng.randrange(len(session.pending.values)))
     assert read > 10 and value(session) == pytest.approx([1 / len(session.result.winners) if p in session.result.winners
                                                            else 0 for p in range(players)])
+
+
+def _searched(opponents: int):
+    """The tree of one search (40 simulations) by seat 0 of a King's Bounty game, at its third decision."""
+    from interpreter.agents.players import make_agent
+    game = load_compiled("content/kings_bounty")
+    session = Session(game, 2, 5, (), start=False)
+    agent = make_agent("ismcts", 0, 5, {"simulations": 40, "opponents": opponents})
+    agent.attach(session)
+    session.call(game.content.manifest["start"])
+    while session.pending.player != 0 or len(session.history) < 2 or len(session.pending.values) < 2:
+        session.answer(0)
+    agent.decide(session.pending, None)
+    ranked = [(player, node) for (player, _), node in agent.bot._nodes.items() if player != 0
+              and node.prior_map and len(set(node.prior_map.values())) > 1]  # the other seat's, near the root
+    return agent.bot._nodes, ranked
+
+
+def test_a_search_that_models_the_other_seats_answers_for_them_as_greedy_play_would():
+    pytest.importorskip("pyspiel")
+    nodes, ranked = _searched(opponents=1)
+    assert ranked  # the other seat's decisions near the root were met and ranked one move ahead...
+    assert all(not node.child_info and node.total_visits == 0 for _, node in ranked)  # ...and answered, never branched
+    assert sum(1 for (player, _) in nodes if player == 0) > 1  # the search went on to its own next decisions
+    _, searched = _searched(opponents=0)
+    assert any(len(node.child_info) > 1 for _, node in searched)  # searched alike, the other seat's replies branch
+
+
+def _root_values(name: str, players: int, answered: int, baseline: int = 1):
+    """An ISMCTS seat of `name` at its first decision after `answered` answers: the states its search starts
+    from (six: four drawn worlds, then copies of the second and third, in turn), each with its world's value and leaf value."""
+    from interpreter.agents.openspiel_game import RulesState
+    from interpreter.agents.players import make_agent
+    game = load_compiled(f"content/{name}")
+    session = Session(game, players, 2, (), start=False)
+    agent = make_agent("ismcts", 0, 2, {"simulations": 50, "worlds": 4, "baseline": baseline})
+    agent.attach(session)
+    session.call(game.content.manifest["start"])
+    rng = random.Random(4)
+    while len(session.history) < answered or session.pending.player != 0 or len(session.pending.values) < 2:
+        session.answer(rng.randrange(len(session.pending.values)))
+    for answer in session.history[len(agent.line.answers):]:
+        agent.line.apply(answer)
+    agent.evaluator.root = len(agent.line.answers)
+    root = RulesState(agent.game, agent.line)
+    out = []
+    for _ in range(6):
+        state = agent._resample(root, 0)
+        world_value = np.array(value(state.line.session))
+        out.append((getattr(state, "baseline", None), world_value, agent.evaluator.evaluate(state)))
+    return out
+
+
+np = pytest.importorskip("numpy")
+
+
+def test_each_simulation_values_its_leaf_less_what_its_drawn_world_was_worth_at_the_root():
+    pytest.importorskip("pyspiel")
+    found = _root_values("btwixt", 4, 30)
+    for baseline, world_value, leaf in found:  # horizon 0: the leaf is the root, so what is left is the fair share
+        assert baseline == pytest.approx(world_value - 0.25) and leaf == pytest.approx([0.25] * 4)
+    assert found[4][0] is found[1][0] and found[5][0] is found[2][0]  # copies of worlds (in turn): their world's value
+    assert len({tuple(np.round(b, 9)) for b, _, _ in found}) > 1  # the deal of face-down tokens moves the value
+    plain = _root_values("btwixt", 4, 30, baseline=0)
+    assert all(b is None and leaf == pytest.approx(v) for b, v, leaf in plain)  # 0: the evaluation as it is
+    same = _root_values("kings_bounty", 2, 6)  # an evaluation that reads nothing hidden: every world alike
+    assert len({tuple(np.round(b, 9)) for b, _, _ in same}) == 1

@@ -29,7 +29,8 @@ def _require_openspiel():
 
 class ISMCTSAgent:
     # the settings where neither the caller (`--agent-arg`) nor the game (its manifest's `bots: search:`) gives one
-    DEFAULTS = {"simulations": 100, "uct_c": 1.0, "worlds": 4, "horizon": 0, "prior_depth": 2, "widening": 1.0, "puct": 1}
+    DEFAULTS = {"simulations": 100, "uct_c": 1.0, "worlds": 4, "horizon": 0, "prior_depth": 2, "widening": 1.0, "puct": 1,
+                "opponents": 0, "baseline": 1}
 
     def __init__(self, seat: int, seed: int, **settings):
         _require_openspiel()
@@ -64,6 +65,12 @@ class ISMCTSAgent:
         # 1: the library's PUCT selection, whose exploration follows the prior (the evaluation one move ahead), so the
         # search starts where the greedy agent would play and leaves it only when deeper play says so; 0: plain UCT
         self.puct = int(found["puct"])
+        # 1: the other seats answer in the search as the greedy agent would (the option the evaluation ranks best one
+        # move ahead, in the search's world), so only this seat's decisions branch and the budget goes into its own
+        # play; 0: every seat is searched alike (max-n: each replies with what is best for it deeper down)
+        self.opponents = int(found["opponents"])
+        # 1: a leaf's value is taken less its world's value at the root (see `_centred`); 0: as the evaluation gives it
+        self.baseline = int(found["baseline"])
 
     def attach(self, session) -> None:
         """Follow this game (the agent reads the answers given in it, never its state), with the game's own search
@@ -86,6 +93,10 @@ class ISMCTSAgent:
                                   child_selection_policy=ismcts.ChildSelectionPolicy.PUCT if self.puct
                                   else ismcts.ChildSelectionPolicy.UCT)
         self.bot.widening = self.widening
+        if self.opponents:  # near the root (where options are ranked): deeper, every seat is searched as usual
+            evaluator = self.evaluator
+            self.bot.modelled = lambda state: (state.current_player() != self.seat and
+                                               len(state.line.answers) - evaluator.root < evaluator.prior_depth)
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
@@ -95,7 +106,8 @@ class ISMCTSAgent:
         if self.handed % _COLLECT_EVERY == 0:
             gc.collect(0)
         if self.worlds >= self.simulations:  # a world for every simulation: nothing to keep
-            return RulesState(state.get_game(), sample(state.line, player, self.rng))
+            world = sample(state.line, player, self.rng)
+            return self._centred(RulesState(state.get_game(), world), world)
         key = (len(state.line.answers), player, id(state.line))
         if self.drawn[0] != key:
             self.drawn = (key, [], {})
@@ -108,7 +120,29 @@ class ISMCTSAgent:
             i = self.turn % len(worlds)
         world = worlds[i].copy()
         world._cache = _Memo(memo, i, world)
-        return RulesState(state.get_game(), world)
+        return self._centred(RulesState(state.get_game(), world), worlds[i], memo, i)
+
+    def _centred(self, state, world, memo: dict | None = None, i: int = 0):
+        """The state a simulation starts from, with the value its world has at the root, by which the search
+        lowers every value the simulation brings back (less the fair share): common random numbers. Each
+        simulation searches one world, and a world's deal alone moves every option's value alike (a face-down
+        component the evaluation counts, dealt high or low): several times the gap between the best options,
+        as measured in a 4-player game whose evaluation reads face-down tokens. Unlowered, an option searched
+        in a lucky world would look better than one searched in an unlucky one; lowered, only what the option
+        changes in its world counts. Where the evaluation reads nothing hidden, every world has the same root
+        value and nothing changes."""
+        if not self.baseline:
+            return state
+        from interpreter.agents.judgement import value
+        key = ("root value", i)
+        if memo is None or key not in memo:
+            found = np.array(value(world.session)) - 1.0 / world.players
+            if memo is None:
+                state.baseline = found
+                return state
+            memo[key] = found
+        state.baseline = memo[key]
+        return state
 
     def decide(self, decision, view) -> int:
         from interpreter.agents.judgement import catch_up
@@ -174,6 +208,25 @@ def _keyed(ismcts):
 
     class KeyedISMCTS(ismcts.ISMCTSBot):
         widening = 0.0  # see check_expand
+        modelled = None  # a state -> whether the search answers it by the evaluation one move ahead (see run_simulation)
+
+        def run_simulation(self, state):
+            """OpenSpiel's simulation, except that a finished game's returns are lowered as a leaf's value is
+            (`baseline`: ismcts_evaluator), and that near the root another seat the agent models (`opponents: 1`)
+            does not branch: it answers the option its prior ranks best (the evaluation one move ahead, read once
+            per information state and kept in its node), and the simulation goes on to the next decision it searches."""
+            if state.is_terminal():
+                baseline = getattr(state, "baseline", None)
+                return state.returns() if baseline is None else np.array(state.returns()) - baseline
+            modelled = self.modelled
+            while modelled is not None and not state.is_terminal() and modelled(state):
+                node = self.lookup_or_create_node(state)
+                if node.total_visits == ismcts.UNEXPANDED_VISIT_COUNT:
+                    node.total_visits = 0
+                    node.prior_map.update(self._evaluator.ranking(state))
+                prior = node.prior_map
+                state.apply_action(max(prior, key=prior.__getitem__) if prior else state.legal_actions()[0])
+            return super().run_simulation(state)
 
         def get_state_key(self, state):
             line = getattr(state, "line", None)

@@ -2,7 +2,8 @@
 evaluation (interpreter.agents.judgement; the manifest's `bots: evaluation:`). The search is OpenSpiel's.
 
 - `evaluate(state)`: random moves from the node the search reached, at most `horizon` of them (0: none),
-  then the position's value per player: the finished game's returns, or the evaluation's chances to win.
+  then the position's value per player: the finished game's returns, or the evaluation's chances to win, less
+  what the simulation's drawn world was worth at the root where the agent set that (`baseline`, ismcts_agent).
 - `prior(state)`: near the root (`prior_depth` decisions deep), each option answered on a copy and valued
   for the player to move, as a softmax with `temperature`; deeper, every option alike. The bot expands a
   node's options in the order of this prior and, where it tells them apart, widens progressively
@@ -43,7 +44,9 @@ class JudgedRollouts(mcts.Evaluator):
                 if session.pending is None:
                     break
                 session.answer(int(pick(len(session.pending.values))))
-            return np.array(value(session))
+            found = np.array(value(session))
+            baseline = getattr(state, "baseline", None)  # the world's value at the root (ismcts_agent._centred)
+            return found if baseline is None else found - baseline
         finally:
             if line.draw is not None:  # a drawn world, this simulation's own: dropped after this
                 unlink(session)
@@ -54,6 +57,16 @@ class JudgedRollouts(mcts.Evaluator):
         n = len(line.decision.values)
         if n == 1 or len(line.answers) - self.root >= self.prior_depth:
             return [(i, 1.0 / n) for i in range(n)]
+        return self.ranking(state)
+
+    def ranking(self, state):
+        """(option, probability) for each option of the pending decision, by the evaluation one move ahead for the
+        player to move (a softmax with `temperature`), at any depth: the prior near the root, and the answer of a
+        seat the search models as greedy (ismcts_agent: `opponents: 1`)."""
+        line = state.line
+        n = len(line.decision.values)
+        if n == 1:
+            return [(0, 1.0)]
         values = one_ahead(line.session, line.to_act())
         top = max(values)
         weights = [math.exp((v - top) / self.temperature) for v in values]

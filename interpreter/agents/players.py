@@ -270,6 +270,8 @@ AGENT_ARGS = {
     "prior_depth": (int, 2, 0, 100, "decisions deep from the root where options are ranked by the evaluation one move ahead"),
     "widening": (float, 1.0, 0.0, 100.0, "a ranked node of n visits has at most widening * sqrt(n + 1) children (0: all)"),
     "puct": (int, 1, 0, 1, "1: children selected by PUCT, exploring as the evaluation's ranking says; 0: by UCT"),
+    "opponents": (int, 0, 0, 1, "1: the other seats answer in the search as the greedy agent would (only this seat branches); 0: all searched"),
+    "baseline": (int, 1, 0, 1, "1: a leaf valued less its drawn world's value at the root (common random numbers); 0: as the evaluation gives it"),
 }
 
 
