@@ -388,7 +388,14 @@ class RulesState(pyspiel.State):
         line = self.line
         d, who, _ = line.turn()
         to_act = who if who is not None and who >= 0 else None
-        picked = self.picked(player) if to_act == player else ()  # the decider's own
+        picked = ()  # the decider's own (`picked`)
+        if to_act == player:
+            if line.picked:
+                picked = self.picked(player)
+            else:  # most decisions: at most the words of the option being picked
+                picker = self.picker
+                if picker is not None and picker.prefix and picker.answers == len(line.answers):
+                    picked = picker.prefix
         return encode_live(self.get_game().encoder, line._session.rt, player, d, to_act, picked, wide)
 
     def information_state_tensor(self, player=None):
