@@ -82,9 +82,10 @@ def encode_live(enc, rt, player: int, decision, to_act, picked, wide: bool = Fal
         out = live.base.astype(np.float64)
         if rows:
             ob = memoryview(out).cast("B")
-            w8, widened = 8 * enc.width, enc.wide_row
+            w8, wide_rows = 8 * enc.width, enc._wide_rows
             for at, row in rows.items():
-                ob[2 * at:2 * at + w8] = widened(row)
+                found = wide_rows.get(row)
+                ob[2 * at:2 * at + w8] = found if found is not None else enc.wide_row(row)
     else:
         out = live.base.copy()
         if rows:
