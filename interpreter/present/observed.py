@@ -11,9 +11,9 @@ numbers and texts read as in the view, so what a bot reads changes only where th
 from __future__ import annotations
 
 from interpreter.core.decisions import label_of, player_label
-from interpreter.core.state import Entity, State, Zone
-from interpreter.present.views import can_see, view
-from interpreter.present.words import Presenter
+from interpreter.core.state import EVERYONE, Entity, State, Zone
+from interpreter.present.views import can_see, sight, view
+from interpreter.present.words import Presenter, made_zones
 
 
 def observed(state: State, viewer: int | None) -> dict:
@@ -79,13 +79,21 @@ def observed_key(state: State, viewer: int) -> tuple:
     pr = None
     rows = []
     plain = _PLAIN.issuperset
-    for zone in state.all_zones():
+    for zone in _zones(state):
         items = zone.items
         if not items:
             continue
         shown = []
+        mode = sight(zone, viewer)  # `can_see`, inline, with what depends on the zone alone read once per zone
         for e in items:
-            if can_see(e, viewer):
+            seen_by = e.seen_by
+            if e.zone is not zone:
+                visible = can_see(e, viewer)
+            elif seen_by is not None and ((seen_by == EVERYONE and not e.face_down) or seen_by == viewer):
+                visible = True
+            else:
+                visible = not e.face_down and (mode == "all" or (mode == "top" and items[0] is e))
+            if visible:
                 v = e.vars
                 if v:  # (`_values`, inline: this runs for every component in sight)
                     shown.append((e.id, e.face_down, tuple(v.items()) if plain(map(type, v.values()))
@@ -108,6 +116,15 @@ def observed_key(state: State, viewer: int) -> tuple:
     rows.sort(key=_first)  # as the view's zones, by label (two that read alike keep their order)
     return (tuple(rows), _values(state.game_vars, state, viewer),
             tuple(_values(v, state, viewer) for v in state.player_vars))
+
+
+def _zones(state: State):
+    """`state.all_zones()`, without making the zones of a component that were never made (they hold nothing)."""
+    yield from state.game_zones.values()
+    for zones in state.player_zones.values():
+        yield from zones
+    for e in state.entities.values():
+        yield from made_zones(e)
 
 
 def _first(row: tuple) -> str:

@@ -27,17 +27,22 @@ def can_see(entity: Entity, viewer: int | None) -> bool:
 def sees_into(zone: Zone, viewer: int | None, entity: Entity | None = None) -> bool:
     """Whether `viewer` sees the face-up components of `zone` (with `entity`: that one of them). The zone's
     declared visibility decides, for its owner and for the others: all of them, only the top one, or none."""
-    owner_sees, others_see = zone.visibility
-    if owner_sees == others_see:
-        mode = owner_sees
-    else:
-        owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
-        mode = owner_sees if viewer is not None and owner == viewer else others_see
+    mode = sight(zone, viewer)
     if mode == "all":
         return True
     if mode == "top":
         return entity is not None and bool(zone.items) and zone.items[0] is entity
     return False
+
+
+def sight(zone: Zone, viewer: int | None) -> str:
+    """How much of `zone`'s face-up components `viewer` sees: "all", "top" or "none", as declared for its owner
+    (the player in front of whom it lies) and for the others."""
+    owner_sees, others_see = zone.visibility
+    if owner_sees == others_see:
+        return owner_sees
+    owner = zone.owner if not isinstance(zone.owner, Entity) else holder(zone.owner)
+    return owner_sees if viewer is not None and owner == viewer else others_see
 
 
 def back_of(entity: Entity, viewer: int | None, backs: dict | None = None) -> str | None:

@@ -77,6 +77,9 @@ class Resumer:
         self.entity_attrs = tuple(n for n, t in voc.attributes.items() if t in ("entity", "list[entity]"))
         # record id -> whether its attributes name components (its components' attributes have its keys)
         self.naming = {rec.id: any(k in rec.data for k in self.entity_attrs) for rec in game.content.entity_ids.values()}
+        # the zones every component has ((name, visibility), ...), as a fresh component holds them unmade
+        self.zone_specs = tuple((name, z.sight) for name, z in voc.zones.items() if z.scope == "entity")
+        self.zone_names = tuple(name for name, _ in self.zone_specs)
         self.sources: dict = {}  # code -> _Function
         self.parsed: dict = {}  # generated file name -> its module's syntax tree
         self.twins: dict = {}  # (code, line, names) -> twin function
@@ -225,6 +228,7 @@ class Copier:
         self.resumer = resumer
         self.memo = dict(resumer.base_memo)
         self.cells: dict = {}
+        self.lazy: dict = {}  # id -> component of the original whose (empty) zones the copy has not made yet
 
     def value(self, v):
         t = type(v)
@@ -283,9 +287,25 @@ class Copier:
         if t is Candidate:
             new = memo[id(v)] = Candidate(v.hook, self.value(v.b), v.key, v.controller, self.value(v.source))
             return new
+        if t is Zone and id(v.owner) in self.lazy:
+            return self._lazy_zone(v)
         if isinstance(v, (Entity, Zone)):
             raise NotCopyable(f"{v!r} is not part of the state being copied")
         return copy.deepcopy(v, memo)
+
+    def _lazy_zone(self, z: Zone) -> Zone:
+        """The copy's zone for `z`, a zone on a component whose zones the copy left unmade (all empty): made now,
+        with the same stamps, and every zone of that component mapped."""
+        e = z.owner
+        n = self.memo[id(e)]
+        del self.lazy[id(e)]
+        zones = n.zones
+        zones._made()  # `n.zones` is a plain dict of them from now on
+        for k, old in dict.items(e.zones):
+            made = dict.__getitem__(zones, k)
+            made.stamp = old.stamp
+            self.memo[id(old)] = made
+        return self.memo[id(z)]
 
     def cell(self, c):
         new = self.cells.get(id(c))
@@ -356,12 +376,24 @@ class Copier:
         value = self.value
         named = self.resumer.entity_attrs
         new_zone = Zone.__new__
+        specs, names = self.resumer.zone_specs, self.resumer.zone_names
+        lazy = self.lazy
         for e in old.entities.values():  # the zones on components, most of them empty: the bulk of a state
             n = memo[id(e)]
             zs = e.zones
             if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
                 n.zones = ComponentZones.of(n, zs.specs)
                 continue
+            for z in dict.values(zs):
+                if z.items:
+                    break
+            else:
+                # made, all empty (read once, or emptied again): made again in the copy only when read there, as a
+                # fresh component's; a suspended value naming one of them makes them then (`_lazy_zone`)
+                if tuple(zs) == names:
+                    n.zones = ComponentZones.of(n, specs)
+                    lazy[id(e)] = e
+                    continue
             zs = {}
             for k, z in e.zones.items():
                 nz = new_zone(Zone)
