@@ -357,9 +357,16 @@ class Copier:
         new = State.__new__(State)
         new.__dict__.update(old.__dict__)
         memo[id(old)] = new
+        resumer = self.resumer
+        specs, names, naming = resumer.zone_specs, resumer.zone_names, resumer.naming
+        lazy = self.lazy
         entities = {}
         new_entity = Entity.__new__
-        for eid, e in old.entities.items():
+        new_zones = dict.__new__
+        made = []  # (component, its copy) whose zones hold something: made in the copy once every component is
+        later = []  # (copy, variables) naming components (or other values to map): mapped once every component is
+        named = []  # (component, its copy) whose record's attributes name components
+        for eid, e in old.entities.items():  # one pass over the components, the bulk of a state
             n = new_entity(Entity)
             n.id = eid
             n.record_id = e.record_id
@@ -367,68 +374,55 @@ class Copier:
             n.attrs = e.attrs
             n.face_down = e.face_down
             n.seen_by = e.seen_by
+            n.zone = None  # set where the zone holding it is copied
             memo[id(e)] = n
             entities[eid] = n
-        new.entities = entities
-        zone = self.zone
-        new.game_zones = {k: zone(z) for k, z in old.game_zones.items()}
-        new.player_zones = {k: [zone(z) for z in zs] for k, zs in old.player_zones.items()}
-        value = self.value
-        named = self.resumer.entity_attrs
-        new_zone = Zone.__new__
-        specs, names = self.resumer.zone_specs, self.resumer.zone_names
-        lazy = self.lazy
-        for e in old.entities.values():  # the zones on components, most of them empty: the bulk of a state
-            n = memo[id(e)]
-            zs = e.zones
-            if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
-                n.zones = ComponentZones.of(n, zs.specs)
-                continue
-            for z in dict.values(zs):
-                if z.items:
-                    break
-            else:
-                # made, all empty (read once, or emptied again): made again in the copy only when read there, as a
-                # fresh component's; a suspended value naming one of them makes them then (`_lazy_zone`)
-                if tuple(zs) == names:
-                    n.zones = ComponentZones.of(n, specs)
-                    lazy[id(e)] = e
-                    continue
-            zs = {}
-            for k, z in e.zones.items():
-                nz = new_zone(Zone)
-                nz.name = z.name
-                nz.owner = n
-                nz.visibility = z.visibility
-                nz.stamp = z.stamp
-                nz.memo = None  # values kept for the original's components (codegen.zone_pure): made again
-                items = z.items
-                nz.items = [memo[id(x)] for x in items] if items else []
-                memo[id(z)] = nz
-                zs[k] = nz
-            n.zones = zs
-        naming = self.resumer.naming
-        for e in old.entities.values():
-            n = memo[id(e)]
-            z = e.zone
-            n.zone = None if z is None else memo[id(z)]
             v = e.vars
             if not v:
                 n.vars = {}
             else:
                 for x in v.values():
                     if type(x) not in _ATOMS:
-                        n.vars = value(v)
+                        later.append((n, v))
                         break
                 else:
                     n.vars = v.copy()
-            if named:
+            zs = e.zones
+            if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
+                lz = n.zones = new_zones(ComponentZones)  # ComponentZones.of(n, zs.specs), inline
+                lz.owner = n
+                lz.specs = zs.specs
+            else:
+                for z in dict.values(zs):
+                    if z.items:
+                        made.append((e, n))
+                        break
+                else:
+                    if tuple(zs) == names:
+                        # made, all empty (read once, or emptied again): made again in the copy only when read
+                        # there, as a fresh component's; a suspended value naming one makes them then (`_lazy_zone`)
+                        n.zones = ComponentZones.of(n, specs)
+                        lazy[id(e)] = e
+                    else:
+                        made.append((e, n))
+            hit = naming.get(e.record_id)
+            if hit or (hit is None and resumer.entity_attrs and any(k in e.attrs for k in resumer.entity_attrs)):
+                named.append((e, n))
+        new.entities = entities
+        zone = self.zone
+        new.game_zones = {k: zone(z) for k, z in old.game_zones.items()}
+        new.player_zones = {k: [zone(z) for z in zs] for k, zs in old.player_zones.items()}
+        for e, n in made:  # the zones on components that were made (few: most components' are lazy, see above)
+            n.zones = {k: zone(z, n) for k, z in e.zones.items()}
+        value = self.value
+        for n, v in later:
+            n.vars = value(v)
+        if named:
+            attrs = self.attrs
+            entity_attrs = resumer.entity_attrs
+            for e, n in named:
                 a = e.attrs
-                hit = naming.get(e.record_id)
-                if hit is None:  # not made from a record as the game started
-                    hit = any(k in a for k in named)
-                if hit:
-                    n.attrs = memo.get(id(a)) or self.attrs(a, named)
+                n.attrs = memo.get(id(a)) or attrs(a, entity_attrs)
         new.game_vars = value(old.game_vars)
         new.player_vars = value(old.player_vars)
         new.winners = list(old.winners)
@@ -442,20 +436,34 @@ class Copier:
     def attrs(self, a: dict, named: tuple) -> dict:
         """A record's attributes (shared by the components of one record), those naming components mapped."""
         new = dict(a)
+        memo = self.memo
         for k in named:
             if k in new:
-                new[k] = self.value(new[k])
-        self.memo[id(a)] = new
+                x = new[k]
+                try:  # a component or a list of them, as a rule: by the memo at once
+                    new[k] = memo[id(x)] if type(x) is Entity else [memo[id(y)] for y in x] if type(x) is list else None
+                except KeyError:
+                    new[k] = None
+                if new[k] is None:
+                    new[k] = self.value(x)
+        memo[id(a)] = new
         return new
 
-    def zone(self, z: Zone) -> Zone:
+    def zone(self, z: Zone, owner=None) -> Zone:
+        """The copy of zone `z` (on the copy's component `owner`, for a zone on a component), and of where each
+        component in it lies."""
         n = Zone.__new__(Zone)
-        n.name, n.visibility, n.stamp, n.memo = z.name, z.visibility, z.stamp, None
-        owner = z.owner
+        n.name, n.visibility, n.stamp = z.name, z.visibility, z.stamp
+        n.memo = None  # values kept for the original's components (codegen.zone_pure): made again
         memo = self.memo
-        n.owner = memo[id(owner)] if type(owner) is Entity else owner
+        n.owner = z.owner if owner is None else owner
         items = z.items
-        n.items = [memo[id(e)] for e in items] if items else []
+        if items:
+            n.items = got = [memo[id(e)] for e in items]
+            for e in got:  # a component lies in the zone that lists it (`State.place`, `Runtime.move` keep it so)
+                e.zone = n
+        else:
+            n.items = []
         memo[id(z)] = n
         return n
 
