@@ -180,6 +180,7 @@ class _Memo:
         # the line's answers, not the line: the line holds this cache, and a cycle would wait for the collector
         self.memo, self.world, self.answers = memo, world, line.answers
         self.start = len(line.answers)  # answers given when the world was drawn
+        self.events = len(line.events)  # and what had been told and done by then (`information_key`)
         self.bucket = memo.setdefault((world, ()), dict(line._cache))
 
     def clear(self) -> None:  # the line took an answer (`Line.apply`): its position in the world moved on
@@ -258,7 +259,15 @@ def information_key(line, player: int) -> "_Key":
     cache = line._cache
     if key not in cache:
         from interpreter.present.observed import observed_key
-        cache[key] = _Key((tuple(line.record(player)), observed_key(line.session.state, player), line.now(player)))
+        if type(cache) is _Memo:  # a copy of a drawn world: its record goes on from the world's (read once)
+            start = cache.memo.get(("record", cache.world, player))
+            if start is None:
+                n = cache.events
+                start = cache.memo[("record", cache.world, player)] = (n, line.record(player, until=n))
+            record = line.record(player, start)
+        else:
+            record = line.record(player)
+        cache[key] = _Key((tuple(record), observed_key(line.session.state, player), line.now(player)))
     return cache[key]
 
 

@@ -356,15 +356,20 @@ class Line:
                 f"[{i}] {label}" for i, label in enumerate(labels))
         return f"{player_label(self.to_act())} decides" + (" secretly" if d.secret else "")
 
-    def record(self, player: int) -> list[str]:
+    def record(self, player: int, start: tuple | None = None, until: int | None = None) -> list[str]:
         """Everything `player` was told and did, in order (without what it sees now).
 
         Decisions another player makes one after another with nothing told in between read as one
         "P2 decided": how many questions it was asked hangs on what it holds (a question with a single
-        option is not asked), which is not for `player` to know."""
+        option is not asked), which is not for `player` to know. `start`: (n, the record of the first n
+        events), known already (a copy's record goes on from its world's); `until`: the first events only."""
         parts, events = [], self.events
-        if self.told is not None and self.told[0] == player:
-            parts, events = list(self.told[2]), events[self.told[1]:]
+        if start is not None:
+            parts, events = list(start[1]), events[start[0]:until]
+        elif self.told is not None and self.told[0] == player:
+            parts, events = list(self.told[2]), events[self.told[1]:until]
+        elif until is not None:
+            events = events[:until]
         for event in events:
             part = self.part(event, player)
             if part is not None and not (parts and part == parts[-1] and self._theirs(event, player)):

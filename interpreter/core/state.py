@@ -200,7 +200,9 @@ class State:
         for zones in self.player_zones.values():
             yield from zones
         for e in self.entities.values():
-            yield from e.zones.values()
+            # the zones made (a component's are made when first read, interpreter.runtime.lazyzones: reading them
+            # here would make them all; one never made holds nothing)
+            yield from dict.values(e.zones)
 
     def place(self, entity: Entity, zone: Zone, at_top: bool = False) -> None:
         old = entity.zone

@@ -13,7 +13,7 @@ from __future__ import annotations
 from interpreter.core.decisions import label_of, player_label
 from interpreter.core.state import EVERYONE, Entity, State, Zone
 from interpreter.present.views import can_see, sight, view
-from interpreter.present.words import Presenter, made_zones
+from interpreter.present.words import Presenter
 
 
 def observed(state: State, viewer: int | None) -> dict:
@@ -79,7 +79,7 @@ def observed_key(state: State, viewer: int) -> tuple:
     pr = None
     rows = []
     plain = _PLAIN.issuperset
-    for zone in _zones(state):
+    for zone in state.all_zones():
         items = zone.items
         if not items:
             continue
@@ -116,15 +116,6 @@ def observed_key(state: State, viewer: int) -> tuple:
     rows.sort(key=_first)  # as the view's zones, by label (two that read alike keep their order)
     return (tuple(rows), _values(state.game_vars, state, viewer),
             tuple(_values(v, state, viewer) for v in state.player_vars))
-
-
-def _zones(state: State):
-    """`state.all_zones()`, without making the zones of a component that were never made (they hold nothing)."""
-    yield from state.game_zones.values()
-    for zones in state.player_zones.values():
-        yield from zones
-    for e in state.entities.values():
-        yield from made_zones(e)
 
 
 def _first(row: tuple) -> str:
