@@ -11,7 +11,9 @@ From there it is the original code again, so a copy plays on exactly as the orig
 
 The state is copied object by object (components, zones, variables, the RNG), and every value the
 suspended procedures hold (components, zones, lists, pending decisions, other suspended generators)
-is mapped to its counterpart in the copy. A copy costs time in proportion to the state and the depth
+is mapped to its counterpart in the copy. A component whose zones are all empty gets them unmade in the
+copy, as a fresh component has them (runtime.lazyzones): most components of a large game hold nothing,
+and their zones were most of a copy's work. A copy costs time in proportion to the state and the depth
 of the procedure stack, not to the history; copying a copy works the same way (a twin's frames read
 as the original function's). The design is described in docs/language.md §1.
 """
