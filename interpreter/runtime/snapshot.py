@@ -36,6 +36,7 @@ from interpreter.runtime.lazyzones import ComponentZones
 from interpreter.runtime.resolver import Candidate, Resolver, Temporary
 
 _ATOMS = (int, str, bool, float, type(None), Localized)  # immutable: shared by a copy
+_ATOM_SET = frozenset(_ATOMS)
 _TWIN = ("_L", "_child", "_pending", "_again")  # the twin's own names, never the rule text's
 _LIST_ITERATOR = type(iter([]))
 _RANGE_ITERATOR = type(iter(range(0)))
@@ -77,8 +78,10 @@ class Resumer:
         voc = game.content.vocabulary
         # attributes naming components: a copy's records name the copy's components
         self.entity_attrs = tuple(n for n, t in voc.attributes.items() if t in ("entity", "list[entity]"))
-        # record id -> whether its attributes name components (its components' attributes have its keys)
-        self.naming = {rec.id: any(k in rec.data for k in self.entity_attrs) for rec in game.content.entity_ids.values()}
+        # the records whose attributes name components (their components' attributes have their keys), of all records
+        self.records = frozenset(rec.id for rec in game.content.entity_ids.values())
+        self.naming = frozenset(rec.id for rec in game.content.entity_ids.values()
+                                if any(k in rec.data for k in self.entity_attrs))
         # the zones every component has ((name, visibility), ...), as a fresh component holds them unmade
         self.zone_specs = tuple((name, z.sight) for name, z in voc.zones.items() if z.scope == "entity")
         self.zone_names = tuple(name for name, _ in self.zone_specs)
@@ -360,7 +363,9 @@ class Copier:
         new.__dict__.update(old.__dict__)
         memo[id(old)] = new
         resumer = self.resumer
-        specs, names, naming = resumer.zone_specs, resumer.zone_names, resumer.naming
+        specs, names, naming, records = resumer.zone_specs, resumer.zone_names, resumer.naming, resumer.records
+        entity_attrs = resumer.entity_attrs
+        atoms = _ATOM_SET.issuperset
         lazy = self.lazy
         entities = {}
         new_entity = Entity.__new__
@@ -382,13 +387,10 @@ class Copier:
             v = e.vars
             if not v:
                 n.vars = {}
+            elif atoms(map(type, v.values())):
+                n.vars = v.copy()
             else:
-                for x in v.values():
-                    if type(x) not in _ATOMS:
-                        later.append((n, v))
-                        break
-                else:
-                    n.vars = v.copy()
+                later.append((n, v))
             zs = e.zones
             if type(zs) is ComponentZones and zs.specs is not None:  # none made yet: none to make in the copy
                 lz = n.zones = new_zones(ComponentZones)  # ComponentZones.of(n, zs.specs), inline
@@ -407,9 +409,11 @@ class Copier:
                         lazy[id(e)] = e
                     else:
                         made.append((e, n))
-            hit = naming.get(e.record_id)
-            if hit or (hit is None and resumer.entity_attrs and any(k in e.attrs for k in resumer.entity_attrs)):
+            rid = e.record_id
+            if rid in naming:
                 named.append((e, n))
+            elif rid not in records and entity_attrs and any(k in e.attrs for k in entity_attrs):
+                named.append((e, n))  # not made from a record as the game started
         new.entities = entities
         zone = self.zone
         new.game_zones = {k: zone(z) for k, z in old.game_zones.items()}
@@ -421,7 +425,6 @@ class Copier:
             n.vars = value(v)
         if named:
             attrs = self.attrs
-            entity_attrs = resumer.entity_attrs
             for e, n in named:
                 a = e.attrs
                 n.attrs = memo.get(id(a)) or attrs(a, entity_attrs)
