@@ -198,6 +198,17 @@ def test_the_search_values_its_leaves_and_ranks_its_moves_by_the_evaluation():
     assert set(dict(evaluator.prior(ahead)).values()) == {1 / len(ahead.legal_actions())}  # past prior_depth: alike
     assert list(evaluator.evaluate(ahead.clone())) == pytest.approx(value(ahead.line.session))  # horizon 0: the value now
 
+    # `rollout: 1`: the horizon's decisions answered as the greedy agent would, each by the evaluation one move ahead
+    played = ahead.clone()
+    for _ in range(3):
+        session = played.line.session
+        options = one_ahead(session, session.pending.player or 0)
+        session.answer(options.index(max(options)))
+    greedy = JudgedRollouts(3, np.random.RandomState(1), prior_depth=1, rollout=1)
+    assert list(greedy.evaluate(ahead.clone())) == pytest.approx(value(played.line.session))
+    randomly = JudgedRollouts(3, np.random.RandomState(1), prior_depth=1)
+    assert list(randomly.evaluate(ahead.clone())) != pytest.approx(value(played.line.session))
+
     bot = _keyed(ismcts)(game, evaluator, 1.0, 10, random_state=np.random.RandomState(1))
     bot.widening = 1.0
     node = ismcts.ISMCTSNode()

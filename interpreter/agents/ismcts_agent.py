@@ -30,7 +30,7 @@ def _require_openspiel():
 class ISMCTSAgent:
     # the settings where neither the caller (`--agent-arg`) nor the game (its manifest's `bots: search:`) gives one
     DEFAULTS = {"simulations": 100, "uct_c": 1.0, "worlds": 4, "horizon": 0, "prior_depth": 2, "widening": 1.0, "puct": 1,
-                "opponents": 0, "baseline": 1}
+                "opponents": 0, "baseline": 1, "rollout": 0}
 
     def __init__(self, seat: int, seed: int, **settings):
         _require_openspiel()
@@ -60,6 +60,8 @@ class ISMCTSAgent:
         self.worlds = int(found["worlds"])
         # A rollout is cut after `horizon` decisions and valued by the game's evaluation (ismcts_evaluator).
         self.horizon = int(found["horizon"])
+        # 1: those `horizon` decisions are answered as the greedy agent would (one move ahead by the evaluation); 0: at random
+        self.rollout = int(found["rollout"])
         self.prior_depth = int(found["prior_depth"])  # how deep options are ranked by the evaluation one move ahead
         self.widening = float(found["widening"])  # a node of n visits has at most widening * sqrt(n + 1) children, where ranked
         # 1: the library's PUCT selection, whose exploration follows the prior (the evaluation one move ahead), so the
@@ -87,7 +89,7 @@ class ISMCTSAgent:
         self.game = load_game(str(session.game.content.root), players=state.players, seed=state.seed, variants=state.variants,
                               actions="indices")
         self.line = Line(session.game, state.players, state.seed, state.variants, track=True)
-        self.evaluator = JudgedRollouts(self.horizon, self.np_rng, self.prior_depth)
+        self.evaluator = JudgedRollouts(self.horizon, self.np_rng, self.prior_depth, rollout=self.rollout)
         self.bot = _keyed(ismcts)(self.game, self.evaluator, self.uct_c, self.simulations, random_state=self.np_rng,
                                   final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                   child_selection_policy=ismcts.ChildSelectionPolicy.PUCT if self.puct

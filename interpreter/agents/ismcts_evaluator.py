@@ -1,7 +1,8 @@
 """What OpenSpiel's information-set MCTS calls to value a position and to rank its moves, from the game's own
 evaluation (interpreter.agents.judgement; the manifest's `bots: evaluation:`). The search is OpenSpiel's.
 
-- `evaluate(state)`: random moves from the node the search reached, at most `horizon` of them (0: none),
+- `evaluate(state)`: moves from the node the search reached, at most `horizon` of them (0: none), random ones
+  or, with `rollout` 1, each the option the player to move ranks best one move ahead (the greedy agent's play),
   then the position's value per player: the finished game's returns, or the evaluation's chances to win, less
   what the simulation's drawn world was worth at the root where the agent set that (`baseline`, ismcts_agent).
 - `prior(state)`: near the root (`prior_depth` decisions deep), each option answered on a copy and valued
@@ -22,8 +23,9 @@ from interpreter.agents.judgement import one_ahead, unlink, value
 
 
 class JudgedRollouts(mcts.Evaluator):
-    def __init__(self, horizon: int, random_state, prior_depth: int = 1, temperature: float = 0.05):
+    def __init__(self, horizon: int, random_state, prior_depth: int = 1, temperature: float = 0.05, rollout: int = 0):
         self.horizon = horizon
+        self.rollout = rollout  # 1: the horizon's moves played by the greedy rule; 0: random
         self.prior_depth = prior_depth
         self.temperature = temperature
         self.root = 0  # answers given at the decision being searched (set by the agent before each search)
@@ -39,11 +41,21 @@ class JudgedRollouts(mcts.Evaluator):
         session.rt.account = None  # nobody listens to this world's log
         session.keep_labels = False  # nor reads its labels
         pick = self._random_state.randint
+        players = session.state.players
         try:
             for _ in range(self.horizon):
                 if session.pending is None:
                     break
-                session.answer(int(pick(len(session.pending.values))))
+                pending = session.pending
+                n = len(pending.values)
+                seat = pending.player if pending.player is not None else 0
+                if self.rollout and n > 1 and 0 <= seat < players:
+                    # the greedy agent's move in this world: a leaf then tells what an option leads to when play goes
+                    # on as the other seats would play it (the greedy agent: the opponent the search is measured against)
+                    ahead = one_ahead(session, seat)
+                    session.answer(ahead.index(max(ahead)))
+                else:
+                    session.answer(int(pick(n)) if n > 1 else 0)
             found = np.array(value(session))
             baseline = getattr(state, "baseline", None)  # the world's value at the root (ismcts_agent._centred)
             return found if baseline is None else found - baseline

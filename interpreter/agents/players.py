@@ -272,6 +272,7 @@ AGENT_ARGS = {
     "puct": (int, 1, 0, 1, "1: children selected by PUCT, exploring as the evaluation's ranking says; 0: by UCT"),
     "opponents": (int, 0, 0, 1, "1: the other seats answer in the search as the greedy agent would (only this seat branches); 0: all searched"),
     "baseline": (int, 1, 0, 1, "1: a leaf valued less its drawn world's value at the root (common random numbers); 0: as the evaluation gives it"),
+    "rollout": (int, 0, 0, 1, "1: the horizon's decisions answered as the greedy agent would (one move ahead by the evaluation); 0: at random"),
 }
 
 
