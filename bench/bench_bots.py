@@ -192,23 +192,32 @@ def steps_per_second(games: int, rounds: int = 1) -> dict:
 
 
 def _one_round(games: int) -> dict:
-    """Every figure once: key -> (steps per CPU second, decisions per CPU second or None)."""
+    """Every figure once: key -> (steps per CPU second, decisions per CPU second or None). The collector's full
+    pass is made before each figure (`gc.collect`, outside the timing): it falls when enough objects have
+    outlived its younger passes since the last one, whichever loop made them, and costs the whole process's
+    heap (40-50 ms here, a third of a King's Bounty figure), so left alone it lands in a figure by the order
+    they run in; after it each figure pays only for the passes its own objects bring on."""
     import pyspiel
     from interpreter.agents.openspiel_game import load_game
     from interpreter.agents.pettingzoo_env import RulesEnv
     out = {}
     for name, players in (("btwixt", 4), ("kings_bounty", 2)):
         load_game(name, players=players)  # built once per process, outside the timing
+        gc.collect()
         steps, cpu, decisions = 0, 0.0, 0
         for seed in range(games):
             s, c, d = _spiel_steps(load_game(name, players=players, seed=seed), 1, seed)
             steps, cpu, decisions = steps + s, cpu + c, decisions + d
         # (an option of several words is several steps of the fixed action space: decisions per second too)
         out[f"ours_openspiel_{name}_{players}p"] = (steps / cpu, decisions / cpu)
-        s, c, d = _zoo_steps(RulesEnv(name, players=players), games)
+        env = RulesEnv(name, players=players)
+        gc.collect()
+        s, c, d = _zoo_steps(env, games)
         out[f"ours_pettingzoo_{name}_{players}p"] = (s / c, d / c)
     for name in ("hearts", "gin_rummy", "leduc_poker"):
-        s, c, _ = _spiel_steps(pyspiel.load_game(name), games if name != "leduc_poker" else 20 * games)
+        game = pyspiel.load_game(name)
+        gc.collect()
+        s, c, _ = _spiel_steps(game, games if name != "leduc_poker" else 20 * games)
         out[f"openspiel_cpp_{name}"] = (s / c, None)
     try:
         import rlcard
@@ -216,9 +225,13 @@ def _one_round(games: int) -> dict:
     except Exception:  # noqa: BLE001 - PettingZoo's classic card games need rlcard and pygame
         return out
     for name, make in (("leduc_holdem", leduc_holdem_v4), ("texas_holdem", texas_holdem_v4)):
-        s, c, _ = _zoo_steps(make.env(), 20 * games)
+        env = make.env()
+        gc.collect()
+        s, c, _ = _zoo_steps(env, 20 * games)
         out[f"pettingzoo_classic_{name}"] = (s / c, None)
-    out["rlcard_gin_rummy"] = (_rlcard_steps(rlcard.make("gin-rummy", config={"seed": 0}), games), None)
+    env = rlcard.make("gin-rummy", config={"seed": 0})
+    gc.collect()
+    out["rlcard_gin_rummy"] = (_rlcard_steps(env, games), None)
     return out
 
 

@@ -158,18 +158,20 @@ def test_option_words_are_those_of_the_labels(name, players):
             d = session.pending
             if d is None:
                 break
-            p = 0 if d.player is None else d.player
-            hidden: dict = {}
-            wanted = []
-            for k in range(len(d.values)):
-                row = []
-                for w in d.label(k).split(" "):
-                    if w in space.components and not can_see(session.state.entities[w], p):
-                        w = hidden.setdefault(w, f"?{len(hidden) + 1}")
-                    row.append(space.ids[w])
-                row = tuple(row)
-                wanted.append(space.whole.get(row, row) if len(row) > 1 else row)  # a whole option: its own id
-            assert space.tokens(session.state, d, p) == wanted
+            # read as the decider, and as every other seat (whose reading hides what the decider holds: the
+            # zones' views are noted per reading, `actions._sees`)
+            for p in sorted(range(players), key=lambda q: q != (0 if d.player is None else d.player)):
+                hidden: dict = {}
+                wanted = []
+                for k in range(len(d.values)):
+                    row = []
+                    for w in d.label(k).split(" "):
+                        if w in space.components and not can_see(session.state.entities[w], p):
+                            w = hidden.setdefault(w, f"?{len(hidden) + 1}")
+                        row.append(space.ids[w])
+                    row = tuple(row)
+                    wanted.append(space.whole.get(row, row) if len(row) > 1 else row)  # a whole option: its own id
+                assert space.tokens(session.state, d, p) == wanted
             checked += 1
             session.answer(rng.randrange(len(d.values)))
     assert checked > 100

@@ -34,7 +34,7 @@ from dsl.diagnostics import Diagnostic, DiagnosticError
 from interpreter.codegen.library import MenuChoice
 from interpreter.core.decisions import label_of, player_label
 from interpreter.core.state import Entity
-from interpreter.present.views import can_see
+from interpreter.present.views import can_see, sees_into
 
 END = "<end>"
 NUMBERS = 256
@@ -90,10 +90,11 @@ class ActionSpace:
         out = []
         ids, entities, components, plain, whole = self.ids, state.entities, self.components, self._plain, self.whole
         word: dict = {}  # component named by a menu option -> its word id as `player` reads it
+        sees: dict = {}  # zone -> does `player` see every face-up component lying there (`_sees`)
         one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
         for k, value in enumerate(decision.values):
             if one and type(value) is Entity and value.id in components:  # most options: no label needed
-                w = value.id if can_see(value, player) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
+                w = value.id if _sees(value, player, sees) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
                 if w in ids:  # (past `?64` the general path below says so)
                     out.append((ids[w],))
                     continue
@@ -116,7 +117,7 @@ class ActionSpace:
                             if w is None:  # (options name the same few components over and over: each read once)
                                 if v.id not in components:
                                     break
-                                w = ids.get(v.id if can_see(v, player) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
+                                w = ids.get(v.id if _sees(v, player, sees) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
                                 if w is None:
                                     break
                                 word[v] = w
@@ -179,6 +180,28 @@ class ActionSpace:
             row.append(i)
         row = tuple(row)
         return self.whole.get(row, row) if len(row) > 1 else row
+
+
+def _sees(e: Entity, player: int, sees: dict) -> bool:
+    """`can_see(e, player)`, with what `player` sees of a zone noted in `sees` (`_sees_all`) for the next component
+    lying face up there: the options of a decision name components of the same few zones."""
+    if e.seen_by is None and not e.face_down:
+        seen = sees.get(e.zone, 0)
+        if seen == 0:
+            seen = sees[e.zone] = _sees_all(e.zone, player)
+        if seen is not None:
+            return seen
+    return can_see(e, player)
+
+
+def _sees_all(zone, player: int):
+    """Whether `player` sees every component lying face up, shown to nobody, in `zone` (`views.sees_into`):
+    True or False where that holds for the whole zone, None where it hangs on the component (its top)."""
+    if zone is None:
+        return False
+    if sees_into(zone, player):
+        return True
+    return None if zone.items and sees_into(zone, player, zone.items[0]) else False  # (None: its top alone)
 
 
 def option_shapes(content) -> list:
@@ -290,6 +313,10 @@ class Picker:
     def legal(self) -> list[int]:
         """The word ids that continue a legal option (sorted); `<end>` (0) where an option is complete."""
         return self._words()[1][:]
+
+    def legal_view(self) -> list[int]:
+        """`legal` without the copy, for a caller that only reads it."""
+        return self._words()[1]
 
     def allows(self, action: int) -> bool:
         return action in self._words()[2]

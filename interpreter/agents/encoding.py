@@ -121,6 +121,9 @@ class Encoder:
         self.game_getter = getter([name for name, _ in self.game_vars])
         self.seat_getter = getter([name for name, _ in self.player_vars])
         self.live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Runtime -> _Live, per session followed
+        # the last session read and its _Live: (a weak reference to its Runtime, the _Live), read first (a bot reads
+        # one session step after step; `live.get` makes a weak reference at each read)
+        self.last_live: tuple = (lambda: None, None)
 
     def spec(self, info: bool = False) -> list:
         """Every feature of the observation tensor (with `info`, of the information-state tensor) in order, as

@@ -20,6 +20,7 @@ keeps knowing it face down); only those seats' rows are worked out, through the 
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -72,10 +73,15 @@ class _Live:
 def encode_live(enc, rt, player: int, decision, to_act, picked, wide: bool = False) -> np.ndarray:
     """`player`'s observation tensor, float32; `wide`: as float64 (the same values), made from the base in
     one pass rather than a float32 copy converted after."""
-    live = enc.live.get(rt)
-    if live is None:
-        live = enc.live[rt] = _start(enc, rt)
-    elif live.ents or live.zones or live.variables:
+    last = enc.last_live
+    if last[0]() is rt:
+        live = last[1]
+    else:
+        live = enc.live.get(rt)
+        if live is None:
+            live = enc.live[rt] = _start(enc, rt)
+        enc.last_live = (weakref.ref(rt), live)
+    if live.ents or live.zones or live.variables:
         _take_in(enc, live, rt.state)
     rows = live.rows[player]
     if wide:

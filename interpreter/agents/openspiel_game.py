@@ -262,10 +262,11 @@ class RulesState(pyspiel.State):
         self.line.limit = game.max_decisions  # a game still going then ends there, truncated
 
     # ------------------------------------------------------------ actions
-    def options(self) -> Picker | None:
-        """The pending decision's options as words of the action space (fixed actions only)."""
+    def options(self, turn: tuple | None = None) -> Picker | None:
+        """The pending decision's options as words of the action space (fixed actions only); `turn`: `Line.turn()`
+        where the caller has it."""
         line = self.line
-        d, who, _ = line.turn()
+        d, who, _ = line.turn() if turn is None else turn
         if who is None or who < 0:
             return None
         picker = self.picker
@@ -299,17 +300,22 @@ class RulesState(pyspiel.State):
     def legal_actions(self, player=None):
         """As pyspiel's (the current player's by default; none for another player or at the end), answered
         here rather than through pyspiel's C++ wrapper, which calls back into Python several times."""
-        return self._legal_actions(self.current_player() if player is None else player)
+        turn = self.line.turn()
+        who = turn[1]
+        if player is None:  # the current player's (`current_player`, inline)
+            player = who if who is not None and who >= 0 else pyspiel.PlayerId.TERMINAL if who is None else pyspiel.PlayerId.CHANCE
+        return self._legal_actions(player, turn)
 
-    def _legal_actions(self, player):
-        d, who, _ = self.line.turn()
+    def _legal_actions(self, player, turn: tuple | None = None):
+        turn = self.line.turn() if turn is None else turn
+        d, who, _ = turn
         if who is None:
             return []
         if who == -1:
             return list(range(len(d.values))) if player == pyspiel.PlayerId.CHANCE else []
         if player != who:
             return []
-        picker = self.options()
+        picker = self.options(turn)
         if picker is not None:
             return picker.legal()
         if len(d.values) > self.get_game().max_actions:

@@ -115,9 +115,9 @@ class RulesEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._after_move()
 
-    def _options(self) -> Picker | None:
+    def _options(self, turn: tuple | None = None) -> Picker | None:
         if self.picker is None and self.fixed:
-            d, who, _ = self.line.turn()
+            d, who, _ = self.line.turn() if turn is None else turn
             if who is None:
                 return None
             self.picker = Picker(self.space.tokens(self.line.session.state, d, who))
@@ -125,10 +125,11 @@ class RulesEnv(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to act (the nonzero entries of its mask)."""
-        d, who, _ = self.line.turn()
+        turn = self.line.turn()
+        d, who, _ = turn
         if who is None:
             return []
-        picker = self._options()
+        picker = self._options(turn)
         if picker is not None:
             return picker.legal()
         n = len(d.values)
@@ -148,12 +149,13 @@ class RulesEnv(AECEnv):
     def observe(self, agent):
         seat = self._seat[agent]
         line = self.line
-        d, to_act, _ = line.turn()
+        turn = line.turn()
+        d, to_act, _ = turn
         mask = np.zeros(self.max_actions, np.int8)
         picked = ()
         if to_act == seat:
             if self.fixed:
-                mask[self.legal_actions()] = 1
+                mask.put(self._options(turn).legal_view(), 1)  # (a list's places: numpy's `put`, half an index's cost)
                 picked = self._picked(seat)
             else:
                 mask[:len(self.legal_actions())] = 1  # options 0..n-1 (a slice: cheaper than a list of places)
