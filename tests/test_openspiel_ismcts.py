@@ -17,14 +17,13 @@ from interpreter.runtime.games import load_compiled  # noqa: E402
 # rest the agent's defaults: four drawn worlds a decision, leaves valued by the game's evaluation at once,
 # PUCT); the baseline is how often a random P1 wins (a shared win counts) against random bots in the same
 # game, no lower than a fair share. bench/bench_ismcts.py measures more games (README, "Bots").
-# King's Bounty (2 players): 10 simulations whose leaves are valued at once (`horizon: 0`, not the game's greedy
-# rollouts) win all 8 of these games (p = 0.004 against a fair share), about 2 s a game; the default budget's
-# strength against the greedy bot is measured in bench/bench_strength.py.
+# King's Bounty (2 players): 10 simulations win all 8 of these games (p = 0.004 against a fair share), about
+# 2 s a game; the default budget's strength against the greedy bot is measured in bench/bench_strength.py.
 # B'Twixt (quick variant, 3 players) tells ISMCTS from random only over some 40 games (the deal decides much of
 # it): 6 minutes of one core, so it is measured in bench/, not here (README, "Bots":
 # `python bench/bench_strength.py btwixt --players 3 --variant quick --agent ismcts --against random`).
 CASES = {
-    "kings_bounty": {"players": 2, "games": 8, "options": {"simulations": 10, "horizon": 0}},
+    "kings_bounty": {"players": 2, "games": 8, "options": {"simulations": 10}},
 }
 BASELINE_GAMES = 300
 
