@@ -92,39 +92,40 @@ class ActionSpace:
         word: dict = {}  # component named by a menu option -> its word id as `player` reads it
         sees: dict = {}  # zone -> does `player` see every face-up component lying there (`_sees`)
         one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
+        # the menu option read last and what its options need (`_shape`): a menu lists the options of one menu
+        # option together, so that is worked out once per run of them, not once per option
+        last = shape = None
         for k, value in enumerate(decision.values):
-            if one and type(value) is Entity and value.id in components:  # most options: no label needed
-                w = value.id if _sees(value, player, sees) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
-                if w in ids:  # (past `?64` the general path below says so)
-                    out.append((ids[w],))
-                    continue
-            if one and type(value) is MenuChoice:  # its words straight from its name and bindings
+            kind = type(value)
+            if one and kind is MenuChoice:  # its words straight from its name and bindings
                 option, bound = value.option, value.bound
+                if option is not last:
+                    last, shape = option, _shape(option, ids)
+                if shape is not None:  # most: a name and one or two components
+                    head, first, second = shape
+                    v = bound[first]
+                    w = word.get(v) if type(v) is Entity else None
+                    if w is None:  # (options name the same few components over and over: each read once)
+                        w = _word(v, player, sees, hidden, ids, components, word)
+                    if w is not None:
+                        if second is None:
+                            row = (head, w)
+                            out.append(whole.get(row, row))
+                            continue
+                        v = bound[second]
+                        w2 = word.get(v) if type(v) is Entity else None
+                        if w2 is None:
+                            w2 = _word(v, player, sees, hidden, ids, components, word)
+                        if w2 is not None:
+                            row = (head, w, w2)
+                            out.append(whole.get(row, row))
+                            continue
                 if not option[1]:
                     found = plain.get(option[0])
                     if found is not None:
                         out.append(found)
                         continue
                 else:
-                    head = ids.get(option[0])
-                    if head is not None and not option[2] and len(option[1]) <= 2:  # most: a name and one or two components
-                        row = (head,)
-                        for j in option[1]:
-                            v = bound[j]
-                            if type(v) is not Entity:
-                                break
-                            w = word.get(v)
-                            if w is None:  # (options name the same few components over and over: each read once)
-                                if v.id not in components:
-                                    break
-                                w = ids.get(v.id if _sees(v, player, sees) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
-                                if w is None:
-                                    break
-                                word[v] = w
-                            row += (w,)
-                        else:
-                            out.append(whole.get(row, row))
-                            continue
                     words = [option[0]]
                     for i, j in enumerate(option[1]):
                         v = bound[j]
@@ -135,6 +136,11 @@ class ActionSpace:
                         else:
                             words.extend(label_of(v).split(" "))
                     out.append(self._row(words, entities, player, hidden))
+                    continue
+            elif one and kind is Entity and value.id in components:  # most options: no label needed
+                w = value.id if _sees(value, player, sees) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
+                if w in ids:  # (past `?64` the general path below says so)
+                    out.append((ids[w],))
                     continue
             label = decision.label(k)
             found = plain.get(label)
@@ -180,6 +186,26 @@ class ActionSpace:
             row.append(i)
         row = tuple(row)
         return self.whole.get(row, row) if len(row) > 1 else row
+
+
+def _shape(option: tuple, ids: dict) -> tuple | None:
+    """What `tokens` needs of a menu option naming one or two components (most do): (its name's id, where the
+    first and the second it shows are bound, the second None for one); None for any other."""
+    head, shown = ids.get(option[0]), option[1]
+    if head is None or option[2] or not 0 < len(shown) <= 2:
+        return None
+    return head, shown[0], shown[1] if len(shown) == 2 else None
+
+
+def _word(v, player: int, sees: dict, hidden: dict, ids: dict, components: set, word: dict) -> int | None:
+    """The word id of a component an option names, as `player` reads it (a hidden one as the next `?k`), noted
+    in `word`; None for a value that is not a component of the game, or past `?64` (the general path says so)."""
+    if type(v) is not Entity or v.id not in components:
+        return None
+    w = ids.get(v.id if _sees(v, player, sees) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
+    if w is not None:
+        word[v] = w
+    return w
 
 
 def _sees(e: Entity, player: int, sees: dict) -> bool:
