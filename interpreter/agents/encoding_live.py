@@ -147,8 +147,9 @@ def _zones_with_items(state):
 def _zone(enc, live: _Live, z) -> tuple:
     """What a zone's rows and count need: (its slot in a row, its place in part 2 or None for a zone on a
     component, what its owner sees, what others see, do they differ, the component it lies on or None,
-    its kind (DARK, OPEN, MINE, OTHER), what the spectator sees, its owner's seat or None, and the list of
-    seats `_mine` notes)."""
+    its kind (DARK, OPEN, MINE, OTHER), what the spectator sees, its owner's seat or None, the list of seats
+    `_mine` notes, and the rows of a plain component there, below the top and on top (`_take_in`: the usual
+    row, read without making its key))."""
     owner = z.owner
     owner_sees, others_see = z.visibility
     varies = owner_sees != others_see
@@ -161,8 +162,10 @@ def _zone(enc, live: _Live, z) -> tuple:
             kind = DARK if owner_sees == "none" else OPEN if owner_sees == "all" else OTHER
         else:
             kind = MINE if owner is not None and owner_sees == "all" and others_see == "none" else OTHER
+    plain = (enc.row(slot, 0.0, False, False, 0, None), enc.row(slot, 0.0, True, False, 0, None)) if kind == OPEN or kind == MINE \
+        else None
     found = live.info[z] = (slot, count, owner_sees, others_see, varies, on, kind, others_see,
-                            owner if type(owner) is int else None, [owner])
+                            owner if type(owner) is int else None, [owner], plain)
     return found
 
 
@@ -301,8 +304,8 @@ def _take_in(enc, live: _Live, state) -> None:
             bb[at:at + w4] = unseen
         else:
             found = var_places.get(e.kind)
-            if found is None:
-                mine = row(info[0], 0.0, z.items[0] is e, False, 0, None)
+            if found is None:  # no variables: one of the zone's two plain rows
+                mine = info[10][z.items[0] is e]
             else:
                 try:
                     raw = found[0](e.vars)
