@@ -94,32 +94,37 @@ class ActionSpace:
         one = not decision.players  # a component as an option is labelled by its id alone (`label_of`)
         # the menu option read last and what its options need (`_shape`): a menu lists the options of one menu
         # option together, so that is worked out once per run of them, not once per option
-        last = shape = None
+        last = head = None
         for k, value in enumerate(decision.values):
             kind = type(value)
-            if one and kind is MenuChoice:  # its words straight from its name and bindings
+            if kind is MenuChoice and one:  # its words straight from its name and bindings
                 option, bound = value.option, value.bound
                 if option is not last:
-                    last, shape = option, _shape(option, ids)
-                if shape is not None:  # most: a name and one or two components
-                    head, first, second = shape
-                    v = bound[first]
-                    w = word.get(v) if type(v) is Entity else None
-                    if w is None:  # (options name the same few components over and over: each read once)
-                        w = _word(v, player, sees, hidden, ids, components, word)
-                    if w is not None:
-                        if second is None:
-                            row = (head, w)
-                            out.append(whole.get(row, row))
-                            continue
-                        v = bound[second]
-                        w2 = word.get(v) if type(v) is Entity else None
-                        if w2 is None:
-                            w2 = _word(v, player, sees, hidden, ids, components, word)
-                        if w2 is not None:
-                            row = (head, w, w2)
-                            out.append(whole.get(row, row))
-                            continue
+                    last = option
+                    head, first, second = _shape(option, ids)
+                if head is not None:  # most: a name and one or two components
+                    # (a component's word noted once per decision: options name the same few over and over; a value
+                    # that is no component, `_word` says so, and one that cannot be a key, the general path below)
+                    try:
+                        v = bound[first]
+                        w = word.get(v)
+                        if w is None:
+                            w = _word(v, player, sees, hidden, ids, components, word)
+                        if w is not None:
+                            if second is None:
+                                row = (head, w)
+                                out.append(whole.get(row, row))
+                                continue
+                            v = bound[second]
+                            w2 = word.get(v)
+                            if w2 is None:
+                                w2 = _word(v, player, sees, hidden, ids, components, word)
+                            if w2 is not None:
+                                row = (head, w, w2)
+                                out.append(whole.get(row, row))
+                                continue
+                    except TypeError:  # a list or a map, which cannot be a key
+                        pass
                 if not option[1]:
                     found = plain.get(option[0])
                     if found is not None:
@@ -188,12 +193,12 @@ class ActionSpace:
         return self.whole.get(row, row) if len(row) > 1 else row
 
 
-def _shape(option: tuple, ids: dict) -> tuple | None:
-    """What `tokens` needs of a menu option naming one or two components (most do): (its name's id, where the
-    first and the second it shows are bound, the second None for one); None for any other."""
+def _shape(option: tuple, ids: dict) -> tuple:
+    """What `tokens` needs of a menu option naming one or two components (most do): its name's id, where the first
+    and the second it shows are bound (the second None for one); (None, None, None) for any other."""
     head, shown = ids.get(option[0]), option[1]
     if head is None or option[2] or not 0 < len(shown) <= 2:
-        return None
+        return None, None, None
     return head, shown[0], shown[1] if len(shown) == 2 else None
 
 

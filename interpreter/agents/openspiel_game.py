@@ -334,7 +334,9 @@ class RulesState(pyspiel.State):
         self.line.apply(int(index))
 
     def _apply_action(self, action):
-        picker = self.options()  # (none at a chance node)
+        picker = self.picker
+        if picker is None or picker.answers != len(self.line.answers):  # (legal_actions made it for this decision, as a rule)
+            picker = self.options()  # (none at a chance node)
         if picker is None:
             self.line.apply(int(action))
             return
