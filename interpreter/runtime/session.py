@@ -336,6 +336,7 @@ class Runtime:
         dest = zone.items
         down = face == "down"
         records = self.ability_records  # empty in a game without abilities found by where their cards lie
+        watchers = self.move_watchers
         self.version += 1
         self.moves += 1
         for e in items:
@@ -351,12 +352,13 @@ class Runtime:
                 e.face_down = False
                 e.seen_by = None
             old = e.zone
-            keys = records.get(e.record_id) if records else None
-            if keys is not None:
-                old_name = old.name if old is not None else None
-                for slot, where in keys:
-                    if old_name in where or zone.name in where:
-                        self.active_cache[slot] = None
+            if records:
+                keys = records.get(e.record_id)
+                if keys is not None:
+                    old_name = old.name if old is not None else None
+                    for slot, where in keys:
+                        if old_name in where or zone.name in where:
+                            self.active_cache[slot] = None
             if old is not None:
                 old.items.remove(e)
                 old.stamp += 1  # touch(old), the zone itself inline
@@ -370,8 +372,8 @@ class Runtime:
             zone.stamp += 1
             if nested:
                 touch(zone.owner.zone)
-            if self.move_watchers:
-                for watcher in self.move_watchers:
+            if watchers:
+                for watcher in watchers:
                     watcher(e, old, zone)
 
     def abilities_moved(self) -> None:
