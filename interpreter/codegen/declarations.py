@@ -255,7 +255,8 @@ class Unit:
 
     def kept_value(self, w, decl, bound: set, value: str, name: str, root: tuple, give) -> None:
         """The value of a card function kept on its root zone (codegen.zone_pure): the kept one while the zone's
-        stamp stays, else computed and kept; `give(v)` is the statement that hands a value over."""
+        stamp stays (its memo is dropped whenever the stamp moves), else computed and kept; `give(v)` is the
+        statement that hands a value over."""
         zone, player = root
         # kept on the zone itself, keyed by the function and what else it reads (`this`, other arguments)
         others = [x for x in ["this", *(p.name for p in decl.params)] if mangle(LOCAL, x) != player and
@@ -269,12 +270,12 @@ class Unit:
         w.line(f"if {memo} is None:")
         w.line(f"    {memo} = {z}.memo = {{}}")
         w.line("else:")
-        w.line(f"    {kept} = {memo}.get({key})")
-        w.line(f"    if {kept} is not None and {kept}[0] == {z}.stamp:")
-        w.line(f"        {give(f'{kept}[1]')}")
+        w.line(f"    {kept} = {memo}.get({key})")  # (the zone's memo is dropped when its stamp moves: core.state.Zone)
+        w.line(f"    if {kept} is not None:")  # (a value of none is worked out each time)
+        w.line(f"        {give(kept)}")
         if not count_loop(self.game, w, bound, decl.expr, v):  # the hot form as loops (no comprehension call)
             w.line(f"{v} = {value}")
-        w.line(f"{memo}[{key}] = ({z}.stamp, {v})")
+        w.line(f"{memo}[{key}] = {v}")
         w.line(give(v))
 
     def for_seats(self, decl, bound: set, value: str, name: str, root, func: Func) -> None:

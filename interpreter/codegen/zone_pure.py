@@ -6,7 +6,8 @@ its value is a number, yes/no, text, component or player, and it reads nothing o
 one of its players (`ZONE of p`), the zones on the components lying there (and so on), and the records'
 attributes (which never change in play), through comprehensions and pure built-ins. What lies in a zone,
 counted through the zones on what lies in it, changes only with its `Zone.stamp`
-(interpreter.core.state.touch), so the kept value is good while the stamp stays the same.
+(interpreter.core.state.touch), so the kept value is good while the stamp stays the same: the zone's kept
+values (`Zone.memo`) are dropped wherever its stamp moves, so a value found there needs no comparing.
 """
 from __future__ import annotations
 

@@ -46,8 +46,8 @@ class Zone:
         # bumped whenever what lies in it changes, or what lies in a zone on a component lying in it (touch):
         # a value computed from what lies there is good while the stamp stays (codegen.zone_pure)
         self.stamp = 0
-        # card functions' values computed from what lies here, {key: (stamp, value)} (codegen.zone_pure); None
-        # until the first: part of no copy of the state
+        # card functions' values computed from what lies here, {key: value} (codegen.zone_pure): dropped (None)
+        # whenever the stamp moves, so a value found is good without comparing stamps; part of no copy of the state
         self.memo = None
 
     @property
@@ -76,6 +76,7 @@ def touch(zone) -> None:
     seen = 0
     while zone is not None and seen < 64:
         zone.stamp += 1
+        zone.memo = None
         owner = zone.owner
         if type(owner) is not Entity:
             return

@@ -362,6 +362,7 @@ class Runtime:
             if old is not None:
                 old.items.remove(e)
                 old.stamp += 1  # touch(old), the zone itself inline
+                old.memo = None
                 if type(old.owner) is Entity:
                     touch(old.owner.zone)
             if at_top:
@@ -370,6 +371,7 @@ class Runtime:
                 dest.append(e)
             e.zone = zone
             zone.stamp += 1
+            zone.memo = None
             if nested:
                 touch(zone.owner.zone)
             if watchers:
@@ -407,6 +409,7 @@ class Runtime:
         del moved[:]
         src.stamp += n  # as n single moves leave them
         zone.stamp += n
+        src.memo = zone.memo = None
         for e in told:
             for watcher in self.move_watchers:
                 watcher(e, src, zone)
