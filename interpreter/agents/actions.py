@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
+from operator import itemgetter
 
 from dsl import ast as dsl_ast
 from dsl.diagnostics import Diagnostic, DiagnosticError
@@ -41,6 +42,7 @@ NUMBERS = 256
 HIDDEN_SLOTS = 64
 WHOLE_PER_OPTION = 20_000  # an option with more combinations of what it names than this goes word by word
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_FIRST = itemgetter(0)
 
 
 class ActionSpace:
@@ -357,7 +359,7 @@ class Picker:
         if self._legal[0] != prefix:  # the prefix is set from outside too (a clone's): checked, not trusted
             tokens = self.tokens
             if not prefix:  # the first word (every option has one)
-                out = {t[0] for t in tokens}
+                out = set(map(_FIRST, tokens))  # (no comprehension: a call of its own, an iteration per option)
                 if self._one is None:
                     self._one = len(out) == len(tokens) == sum(map(len, tokens))
             else:
