@@ -282,7 +282,9 @@ class Line:
         d = session.pending
         if d is None:
             raise IllegalDecision(_nothing(), index)
-        index = d.index_of(int(index))
+        index = int(index)
+        if not 0 <= index < len(d.values):  # (in range, as a rule: the index it is, without the call)
+            index = d.index_of(index)  # says why not
         who = 0 if d.player is None else d.player
         answers = self.answers
         if not self._lazy:  # the record: what the decider saw of its answer, and what everyone sees now
