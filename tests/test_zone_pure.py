@@ -116,6 +116,7 @@ def test_a_kept_value_is_told_apart_by_the_function_the_component_and_the_other_
         hand.memo = None
         assert values() == first
         rt.move(move, hand, False, None)
+        assert hand.memo is None  # dropped as the stamp moved (a value found there needs no stamp compared)
         assert values() != first  # the hand changed: nothing stale is read
         hand.memo = None
     values()
@@ -135,6 +136,7 @@ def test_a_count_kept_on_a_zone_is_made_by_loops_that_stop_at_the_first_match(tm
     rt.move([coin_1, coin_2], hand, False, None)
     assert fn(rt, coin_1, 0) == 0
     rt.move(gem, coin_1.zones["under"], False, None)  # the hand's stamp moves on: the gem lies on what lies there
+    assert hand.memo is None  # and what it kept goes with it
     assert fn(rt, coin_1, 0) == 1 and fn(rt, coin_2, 0) == 1
     rt.move(coin_2, coin_1.zones["under"], False, None)  # worth 1: no match, and no longer in the hand
     assert fn(rt, coin_1, 0) == 1
