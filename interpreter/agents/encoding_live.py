@@ -119,11 +119,17 @@ def _start(enc, rt) -> _Live:
                  [{} for _ in range(enc.players)])
     zones = {z: None for z in _zones_with_items(state)}
     live.loaded = {z.owner for z in zones if type(z.owner) is Entity}
+    # rows start unseen: a component lying face up where nobody sees (a deck) stays so, unless on top; the
+    # components are gathered zone by zone (in whatever order: each row is its own component's)
+    ents: dict = {}
     for z in zones:
-        _zone(enc, live, z)
-    # rows start unseen: a component lying face up where nobody sees (a deck) stays so, unless on top
-    live.ents = {e: None for e in state.entities.values()
-                 if e.zone is not None and (live.info[e.zone][6] != DARK or e.face_down or e.seen_by is not None)}
+        if _zone(enc, live, z)[6] != DARK:
+            ents.update(dict.fromkeys(z.items))
+        else:
+            for e in z.items:
+                if e.face_down or e.seen_by is not None:
+                    ents[e] = None
+    live.ents = ents
     live.zones = zones
     _take_in(enc, live, state)
     rt.move_watchers.append(live.moved)
