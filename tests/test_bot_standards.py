@@ -204,12 +204,16 @@ def test_the_observation_is_named_and_within_its_ranges(name, players):
     assert len(game.observation_spec(info=True)) == game.information_state_tensor_size()
 
 
-def test_the_learning_example_runs_one_short_iteration():
+def test_the_learning_example_runs_one_short_iteration(tmp_path, monkeypatch):
     """`python -m interpreter.agents.learn`: one rollout and one update of MaskablePPO on King's Bounty 2p, then
-    a few games against random play, with a 95 % interval (the learn extra; skipped without it)."""
+    a few games against random play, with a 95 % interval (the learn extra; skipped without it). It leaves
+    nothing in the temporary folder (sb3's default logger makes a directory there at each run)."""
     pytest.importorskip("sb3_contrib")
+    import tempfile
     from interpreter.agents.learn import VersusFixed, evaluate, train, wilson
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     model, took = train("kings_bounty", 2, minutes=1.0, steps=64, n_steps=64)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("SB3")] == []
     assert took["steps"] >= 64 and took["games"] >= 1
     result = evaluate(model, "kings_bounty", 2, games=2)
     assert result["games"] == 2 and 0.0 <= result["interval_95"][0] <= result["win_rate"] <= result["interval_95"][1]

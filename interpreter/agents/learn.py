@@ -185,6 +185,9 @@ def train(game: str, players: int = 2, minutes: float = 5.0, seed: int = 0, oppo
     model = MaskablePPO(net, env, seed=seed, n_steps=n_steps, batch_size=min(512, n_steps), n_epochs=epochs,
                         learning_rate=learning_rate, gamma=GAMMA, ent_coef=0.01, policy_kwargs=kwargs, verbose=0,
                         device="cpu")
+    # sb3's own logger at verbose 0 still makes an empty directory in the system's temp folder at each run
+    from stable_baselines3.common.logger import Logger
+    model.set_logger(Logger(folder=None, output_formats=[]))
     start = time.process_time()
     budget = minutes * 60
 
