@@ -16,7 +16,12 @@ decisions), what a person waits per bot move (mean, 90th percentile and longest 
 option, CPU time), and how the games ended (the manifest's `report: ends:`); with `--paired`, the deals by how
 many of their seatings AGENT won (`deals_by_seatings_won`: in a 2-player game "1.0" is a deal the same seat won
 both times, whoever sat there; "2.0" one AGENT won from both seats). `--json FILE` keeps it all, and
-holds the games played so far while the run goes on (`"partial": true`).
+holds the games played so far while the run goes on (`"partial": true`). A run too long for one sitting can
+be played in pieces (each its own --seed range and --json file; with --paired, whole deals) and then summed up
+with `--pool FILE...`, which plays nothing: the games of those files, each (seed, seat) once.
+
+    for s in $(seq 1000 1033); do python bench/bench_strength.py agot --players 3 --games 3 --paired --seed $s --json agot_$s.json; done
+    python bench/bench_strength.py agot --players 3 --paired --pool agot_*.json
 """
 from __future__ import annotations
 
@@ -46,7 +51,13 @@ def main() -> None:
     ap.add_argument("--paired", action="store_true",
                     help="deal each game once per seat (game i is seed + i // players): the deal's luck cancels out")
     ap.add_argument("--json", type=Path, help="write every figure (and each game's record) to this file")
+    ap.add_argument("--pool", type=Path, nargs="+", metavar="FILE",
+                    help="play nothing: sum up the games of these --json files (runs in pieces, the same settings)")
     args = ap.parse_args()
+    if args.pool:
+        records, wall = pooled(args)
+        report(summary(records, args, wall), args)
+        return
     for spec in (args.agent, args.against):
         agent_spec(spec)  # a clear error before any game
     players = args.players
@@ -63,11 +74,34 @@ def main() -> None:
                                              "partial": True}, indent=1) + "\n")
 
     records = run_batch(batch, args.workers, with_spec=True, on_records=partial)
-    wall = time.time() - start
-    out = summary(records, args, wall)
+    report(summary(records, args, time.time() - start), args)
+
+
+def report(out: dict, args) -> None:
     print(json.dumps({k: v for k, v in out.items() if k != "records"}, indent=1))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def pooled(args) -> tuple[list, float]:
+    """The games of the --pool files, each (seed, seat) once, in that order, and the runs' wall seconds summed;
+    a file of another game or other agents stops it with a message (its figures would not be this run's)."""
+    found: dict = {}
+    wall = 0.0
+    for path in args.pool:
+        try:
+            run = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            sys.exit(f"{path}: not a --json file of this bench ({e})")
+        mine = {"game": args.game, "players": args.players, "agent": args.agent, "against": args.against,
+                "paired": args.paired}
+        other = {k: run.get(k) for k, v in mine.items() if run.get(k) != v} if isinstance(run, dict) else {"file": "?"}
+        if other or "records" not in run:
+            sys.exit(f"{path}: another run ({other or 'no records'}), not {mine}")
+        wall += run.get("wall_seconds", 0.0)
+        for r in run["records"]:
+            found.setdefault((r["seed"], r["index"] % args.players), r)
+    return [found[k] for k in sorted(found)], wall
 
 
 def summary(records: list, args, wall: float) -> dict:

@@ -72,3 +72,35 @@ def test_a_bench_can_deal_each_game_once_per_seat():
     assert [r["seed"] for r in records] == [9, 9, 10, 10]
     assert [r["agents"] for r in records] == [["greedy", "random"], ["random", "greedy"]] * 2
     assert all(not r["error"] for r in records)
+
+
+def test_a_bench_run_in_pieces_is_pooled_each_game_once(tmp_path):
+    """bench_strength --pool: the games of several --json files summed up, a game in two files counted once, and
+    a file of another run refused with a message."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bench_strength.py"
+
+    def run(*extra):
+        return subprocess.run([sys.executable, str(bench), "kings_bounty", "--players", "2", "--paired", "--agent", "greedy",
+                               "--against", "random", *extra], capture_output=True, text=True, timeout=300)
+
+    pieces = []
+    for seed in (5, 6):  # seeds 5-6 and 6-7: seed 6's two games are in both files, once in the pool
+        piece = tmp_path / f"piece_{seed}.json"
+        assert run("--games", "4", "--seed", str(seed), "--json", str(piece)).returncode == 0
+        pieces.append(json.loads(piece.read_text()))
+    done = run("--pool", *(str(tmp_path / f"piece_{s}.json") for s in (5, 6)), "--json", str(tmp_path / "all.json"))
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads((tmp_path / "all.json").read_text())
+    assert pooled["games"] == 6 and pooled["seeds"] == [5, 7]
+    games = {(r["seed"], r["index"] % 2): r for piece in pieces for r in piece["records"]}
+    assert pooled["wins"] == sum(1 / len(r["winners"]) for (_, seat), r in games.items() if seat in r["winners"])
+    assert pooled["wins"] < pieces[0]["wins"] + pieces[1]["wins"] or not any(  # (unless seed 6 went to random)
+        seat in r["winners"] for (seed, seat), r in games.items() if seed == 6)
+    again = run("--pool", str(tmp_path / "piece_5.json"), str(tmp_path / "piece_5.json"), "--json", str(tmp_path / "a.json"))
+    assert json.loads((tmp_path / "a.json").read_text())["games"] == 4  # the same file twice: its games once
+    refused = subprocess.run([sys.executable, str(bench), "btwixt", "--players", "4", "--pool", str(tmp_path / "piece_5.json")],
+                             capture_output=True, text=True, timeout=300)
+    assert refused.returncode != 0 and "another run" in refused.stderr and "Traceback" not in refused.stderr
