@@ -187,3 +187,38 @@ def test_a_card_function_for_every_seat_fails_and_counts_as_each_call_would(tmp_
                                           + "function bonus(n: number) = 100\n")))
     with pytest.raises(DiagnosticError, match="coin does not define 'far'"):
         Session(missing, 2, 0)
+
+
+NONE_RECORDS = """\
+- id: coin
+  kind: token
+  name: Coin
+  value: 1
+  source: designed
+  effect: |
+    function big(p: player) = first(c in hand of p where c.value > 5)
+- id: ruby
+  kind: token
+  name: Ruby
+  value: 9
+  source: designed
+"""
+
+
+def test_a_kept_value_of_none_is_kept_too(tmp_path):
+    """A card function whose value is none (no component found) is kept like any other: the next call reads it
+    from the zone instead of working it out again (the memo itself marks what is not kept)."""
+    game = load_compiled(str(tiny_game(tmp_path, records=NONE_RECORDS, rules="procedure play():\n    pass\n")))
+    session = Session(game, 2, 0)
+    rt, ents = session.rt, session.state.entities
+    hand = session.state.player_zones["hand"][0]
+    rt.move(ents["coin"], hand, False, None)
+    big = rt.cfs["coin"]["big"]
+    assert big(rt, ents["coin"], 0) is None
+    assert ".memo" in game.python_source()[game.python_source().index(f"def {big.__name__}("):][:2000]
+    assert None in hand.memo.values()
+    hand.items.append(ents["ruby"])  # behind the stamp's back: only a value worked out again would find it
+    assert big(rt, ents["coin"], 0) is None
+    hand.items.remove(ents["ruby"])
+    rt.move(ents["ruby"], hand, False, None)
+    assert big(rt, ents["coin"], 0) is ents["ruby"]  # the hand changed: worked out again

@@ -145,7 +145,7 @@ class ActionSpace:
                     out.append(self._row(words, entities, player, hidden))
                     continue
             elif one and kind is Entity and value.id in components:  # most options: no label needed
-                w = value.id if _sees(value, player, sees) else hidden.setdefault(value.id, f"?{len(hidden) + 1}")
+                w = _as_read(value, player, sees, hidden)
                 if w in ids:  # (past `?64` the general path below says so)
                     out.append((ids[w],))
                     continue
@@ -209,10 +209,15 @@ def _word(v, player: int, sees: dict, hidden: dict, ids: dict, components: set, 
     in `word`; None for a value that is not a component of the game, or past `?64` (the general path says so)."""
     if type(v) is not Entity or v.id not in components:
         return None
-    w = ids.get(v.id if _sees(v, player, sees) else hidden.setdefault(v.id, f"?{len(hidden) + 1}"))
+    w = ids.get(_as_read(v, player, sees, hidden))
     if w is not None:
         word[v] = w
     return w
+
+
+def _as_read(e: Entity, player: int, sees: dict, hidden: dict) -> str:
+    """A component's word as `player` reads it: its id where it sees it, else the next `?k` of this decision."""
+    return e.id if _sees(e, player, sees) else hidden.setdefault(e.id, f"?{len(hidden) + 1}")
 
 
 def _sees(e: Entity, player: int, sees: dict) -> bool:

@@ -270,8 +270,10 @@ class Unit:
         w.line(f"if {memo} is None:")
         w.line(f"    {memo} = {z}.memo = {{}}")
         w.line("else:")
-        w.line(f"    {kept} = {memo}.get({key})")  # (the zone's memo is dropped when its stamp moves: core.state.Zone)
-        w.line(f"    if {kept} is not None:")  # (a value of none is worked out each time)
+        # (the zone's memo is dropped when its stamp moves: core.state.Zone; the memo itself stands for "not kept",
+        # being no value a card function gives, so that a value of none is kept too)
+        w.line(f"    {kept} = {memo}.get({key}, {memo})")
+        w.line(f"    if {kept} is not {memo}:")
         w.line(f"        {give(kept)}")
         if not count_loop(self.game, w, bound, decl.expr, v):  # the hot form as loops (no comprehension call)
             w.line(f"{v} = {value}")
